@@ -1,0 +1,76 @@
+/**
+ * Collect: read every content file and parse its YAML. Unreadable YAML becomes an issue, not a crash.
+ */
+import { readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { parse } from 'yaml'
+import type { BuildIssue } from './issues.js'
+
+export interface RawFile {
+  /** Path relative to the content root, e.g. `rules/read-back.yaml`. */
+  file: string
+  data: unknown
+}
+
+export interface RawContent {
+  topics: RawFile | null
+  rules: RawFile[]
+  playbooks: RawFile[]
+  gates: RawFile[]
+  pricingRows: RawFile[]
+  corrections: RawFile | null
+}
+
+export async function collect(root: string, issues: BuildIssue[]): Promise<RawContent> {
+  return {
+    topics: await readOne(root, 'topics.yaml', issues),
+    rules: await readFolder(root, 'rules', issues),
+    playbooks: await readFolder(root, 'playbooks', issues),
+    gates: await readFolder(root, 'gates', issues),
+    pricingRows: await readFolder(root, 'pricing/rows', issues),
+    corrections: await readOne(root, 'pricing/corrections.yaml', issues),
+  }
+}
+
+async function readFolder(root: string, folder: string, issues: BuildIssue[]): Promise<RawFile[]> {
+  let names: string[]
+  try {
+    names = (await readdir(join(root, folder))).sort()
+  } catch {
+    issues.push({
+      file: folder,
+      field: '-',
+      problem: 'folder is missing',
+      allowed: 'a folder of .yaml files',
+    })
+    return []
+  }
+  const files: RawFile[] = []
+  for (const name of names) {
+    const file = `${folder}/${name}`
+    if (!name.endsWith('.yaml')) {
+      issues.push({ file, field: '-', problem: 'not a .yaml file', allowed: 'only <id>.yaml files here' })
+      continue
+    }
+    const raw = await readOne(root, file, issues)
+    if (raw) files.push(raw)
+  }
+  return files
+}
+
+async function readOne(root: string, file: string, issues: BuildIssue[]): Promise<RawFile | null> {
+  let text: string
+  try {
+    text = await readFile(join(root, file), 'utf8')
+  } catch {
+    issues.push({ file, field: '-', problem: 'file is missing', allowed: 'see content/FORMAT.md' })
+    return null
+  }
+  try {
+    return { file, data: parse(text, { uniqueKeys: true }) }
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error)
+    issues.push({ file, field: '-', problem: `not valid YAML: ${message}`, allowed: 'YAML 1.2' })
+    return null
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * Discovery documents: agents.json, the MCP server card and llms.txt, derived from the inventory,
+ * the route table and the MCP tool list.
+ */
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js'
+import { CONTACT, PUBLISHER, type ServiceUrls } from '../schema/config.js'
+import type { Catalogue } from '../schema/datasets.js'
+import { MCP_INSTRUCTIONS, MCP_TOOLS, PAYMENT_CAPABILITY } from '../schema/mcp-tools.js'
+import { PRICE, ROUTES, SERVICE_VERSION, WARN_FEED_RETIRED_ON } from '../schema/routes.js'
+
+const DESCRIPTION =
+  'Engineering-practice rules traced to real incidents, and an index of published AI product prices, sold per query to agents over the HTTP 402 Payment scheme. No account, no key.'
+
+/** `GET /v1/fde-lessons?topic=<topic>` style strings, one per route. */
+export function endpointStrings(): Record<string, string> {
+  return Object.fromEntries(
+    ROUTES.map((r) => {
+      const query = r.params.map((p) => `${p.name}=<${p.name}>`).join('&')
+      const price = r.access === 'paid' ? ` (${PRICE.display})` : r.access === 'retired' ? ' (410 Gone)' : ''
+      return [r.name, `${r.method} ${r.path}${query ? `?${query}` : ''}${price}`]
+    }),
+  )
+}
+
+/** Topics with the most rules first: the examples an agent should try. */
+function topicsExample(catalogue: Catalogue): string[] {
+  return [...catalogue.topics]
+    .filter((t) => t.rules > 0)
+    .sort((a, b) => b.rules - a.rules || a.tag.localeCompare(b.tag))
+    .map((t) => t.tag)
+}
+
+export function agentsJson(catalogue: Catalogue, urls: ServiceUrls) {
+  return {
+    name: 'rules-pricing-index',
+    version: SERVICE_VERSION,
+    publisher: PUBLISHER,
+    description: DESCRIPTION,
+    inventory: catalogue.inventory,
+    pricing: {
+      preview: 'free',
+      catalogue: 'free',
+      paid: `${PRICE.display} per query, one-off charge (HTTP 402, Payment scheme, method stripe, intent charge)`,
+    },
+    endpoints: endpointStrings(),
+    topics_example: topicsExample(catalogue),
+    contact: CONTACT,
+    links: {
+      openapi: `${urls.base_url}/openapi.json`,
+      mcp_server_card: `${urls.base_url}/.well-known/mcp.json`,
+      llms: `${urls.base_url}/llms.txt`,
+      human_readable: urls.site_url,
+    },
+  }
+}
+
+export function mcpServerCard(urls: ServiceUrls) {
+  return {
+    $schema: 'https://static.modelcontextprotocol.io/schemas/mcp-server-card/v1.json',
+    version: '1.0',
+    protocolVersion: LATEST_PROTOCOL_VERSION,
+    serverInfo: { name: 'rules-pricing-index', title: PUBLISHER, version: SERVICE_VERSION },
+    description: DESCRIPTION,
+    documentationUrl: `${urls.base_url}/llms.txt`,
+    transport: { type: 'streamable-http', endpoint: `${urls.base_url}/mcp` },
+    capabilities: { tools: {}, experimental: PAYMENT_CAPABILITY },
+    authentication: { required: false, schemes: [] },
+    instructions: MCP_INSTRUCTIONS,
+    tools: MCP_TOOLS.map((t) => ({
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      price: t.route.access === 'paid' ? PRICE.display : 'free',
+    })),
+  }
+}
+
+export function llmsTxt(catalogue: Catalogue, urls: ServiceUrls): string {
+  const { inventory } = catalogue
+  const link = (path: string, name: string, note: string) => `- [${name}](${urls.base_url}${path}): ${note}`
+  const routeLines = (access: string) =>
+    ROUTES.filter((r) => r.access === access).map((r) => {
+      const query = r.params.map((p) => `${p.name}=${p.example}`).join('&')
+      return link(`${r.path}${query ? `?${query}` : ''}`, `${r.method} ${r.path}`, r.summary)
+    })
+  return [
+    '# Rules and Pricing-Index Service',
+    '',
+    `> ${DESCRIPTION}`,
+    '',
+    `Inventory: ${inventory.total} rules (${inventory.free} free foundational, ${inventory.paid} paid), ${inventory.playbooks} playbooks and ${inventory.checklistItems} pre-ship gates over ${inventory.phases.length} phases; topics: ${topicsExample(catalogue).join(', ')}.`,
+    '',
+    `Paying: every paid call costs ${PRICE.display}. Call it unpaid, get 402 with a WWW-Authenticate: Payment challenge (method stripe, intent charge, amount ${PRICE.amount}, currency ${PRICE.currency}), pay it, repeat the same call with Authorization: Payment <credential>. The 200 carries a Payment-Receipt header. Malformed parameters answer 400 and empty filters 404, both before any challenge, so they are never charged.`,
+    '',
+    '## Free',
+    ...routeLines('free'),
+    '',
+    '## Paid',
+    ...routeLines('paid'),
+    '',
+    '## MCP tools',
+    ...MCP_TOOLS.map(
+      (t) => `- ${t.name} (${t.route.access === 'paid' ? PRICE.display : 'free'}): ${t.description}`,
+    ),
+    '',
+    '## Optional',
+    link('/pricing/', 'Pricing index page', 'human-readable pricing index with charts'),
+    `- Retired: /v1/warn-feed, /v1/warn-feed/preview and /v1/warn-feed/status answer 410 Gone since ${WARN_FEED_RETIRED_ON}; the replacement is a free Apache-2.0 open register at ${urls.register_url}`,
+    '',
+  ].join('\n')
+}

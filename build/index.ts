@@ -1,0 +1,80 @@
+/**
+ * The build: collect → validate → compile → bundle → discover → check → write. Reads top to bottom.
+ */
+import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import type { ServiceUrls } from '../schema/config.js'
+import { bundle, bundlesModule } from './bundle.js'
+import { canonicalJson } from './canonical-json.js'
+import { checkOpenapi } from './check-openapi.js'
+import { collect } from './collect.js'
+import { compileDatasets } from './datasets.js'
+import { agentsJson, llmsTxt, mcpServerCard } from './discovery.js'
+import { BuildFailed, type BuildIssue } from './issues.js'
+import { openapi } from './openapi.js'
+import { pricingPage } from './pricing-page.js'
+import { type ExpectedCounts, SPEC_COUNTS, validate } from './validate.js'
+
+export interface BuildOptions {
+  contentDir: string
+  outDir: string
+  urls: ServiceUrls
+  expected?: ExpectedCounts
+}
+
+export interface BuildResult {
+  /** Every file written, relative to outDir, with its bytes. */
+  files: Map<string, string>
+}
+
+export async function build(options: BuildOptions): Promise<BuildResult> {
+  const issues: BuildIssue[] = []
+  const raw = await collect(options.contentDir, issues)
+  const content = validate(raw, options.expected ?? SPEC_COUNTS, issues)
+  if (issues.length) throw new BuildFailed(issues)
+
+  const data = compileDatasets(content)
+  const { files: bundles, manifest } = bundle(data)
+  const api = openapi(options.urls)
+  const apiText = `${JSON.stringify(api, null, 1)}\n`
+  issues.push(...(await checkOpenapi(api, apiText)))
+  if (issues.length) throw new BuildFailed(issues)
+
+  const agents = `${JSON.stringify(agentsJson(data.catalogue, options.urls), null, 2)}\n`
+  const module = bundlesModule(bundles)
+  const files = new Map<string, string>([
+    ...bundles.map((b) => [b.path, b.text] as const),
+    ['private/manifest.json', canonicalJson(manifest)],
+    ['private/bundles.js', module.js],
+    ['private/bundles.d.ts', module.dts],
+    ['public/agents.json', agents],
+    ['public/.well-known/agents.json', agents],
+    ['public/.well-known/mcp.json', `${JSON.stringify(mcpServerCard(options.urls), null, 2)}\n`],
+    ['public/openapi.json', apiText],
+    ['public/llms.txt', llmsTxt(data.catalogue, options.urls)],
+    ['public/pricing/index.html', pricingPage(data.pricing, data.changes)],
+    ['public/_headers', HEADERS],
+  ])
+  await rm(options.outDir, { recursive: true, force: true })
+  for (const [path, text] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
+    const target = join(options.outDir, path)
+    await mkdir(dirname(target), { recursive: true })
+    await writeFile(target, text)
+  }
+  return { files }
+}
+
+/** Cache and CORS headers for files served straight from the static asset store. */
+const HEADERS = `/data/*
+  Cache-Control: public, max-age=31536000, immutable
+  Access-Control-Allow-Origin: *
+/*.json
+  Cache-Control: public, max-age=300
+  Access-Control-Allow-Origin: *
+/llms.txt
+  Cache-Control: public, max-age=300
+  Access-Control-Allow-Origin: *
+  Content-Type: text/plain; charset=utf-8
+/pricing/*
+  Cache-Control: public, max-age=300
+`

@@ -1,0 +1,166 @@
+/**
+ * openapi.json (OpenAPI 3.1.0), derived from the route table, the price and the zod contracts.
+ */
+import { z } from 'zod'
+import type { ServiceUrls } from '../schema/config.js'
+import { PricingIndexDescriptor } from '../schema/pricing-index.js'
+import { PRICE, ROUTES, type Route, SERVICE_VERSION, WARN_FEED_RETIRED_ON } from '../schema/routes.js'
+import { Contributions, Submission } from '../schema/submission.js'
+
+const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+})
+
+const json = (description: string, schema: object = { type: 'object' }) => ({
+  description,
+  content: { 'application/json': { schema } },
+})
+
+/** The offer each paid operation lists; the 402 challenge stays authoritative. */
+export function paymentOffer(route: Route) {
+  return {
+    intent: 'charge',
+    method: 'stripe',
+    amount: PRICE.amount,
+    currency: PRICE.currency,
+    description: route.summary,
+  }
+}
+
+function operation(route: Route) {
+  const op: Record<string, unknown> = {
+    operationId: route.name,
+    summary: route.summary,
+    tags: [route.access],
+  }
+  if (route.params.length)
+    op.parameters = route.params.map((p) => ({
+      name: p.name,
+      in: 'query',
+      required: false,
+      description: p.description,
+      schema: { type: 'string', ...(p.pattern ? { pattern: p.pattern } : {}) },
+      example: p.example,
+    }))
+  const responses: Record<string, unknown> = {}
+  if (route.access === 'retired') {
+    op.deprecated = true
+    op.description = `Withdrawn from sale on ${WARN_FEED_RETIRED_ON}. Answers 410 Gone, naming the free Apache-2.0 open register and its CSV address. Never issues a payment challenge.`
+    responses['410'] = json('Gone: names the free register, its licence and CSV address')
+  } else if (route.name === 'submit') {
+    op.requestBody = {
+      required: true,
+      content: { 'application/json': { schema: z.toJSONSchema(Submission, { io: 'input' }) } },
+    }
+    responses['202'] = json('Accepted; the row is never echoed')
+    responses['400'] = problem('Invalid submission: every problem listed by field')
+    responses['413'] = problem('Body over 16 KiB')
+    responses['415'] = problem('Content type other than application/json')
+    responses['429'] = problem('Too many submissions from this client; see Retry-After')
+  } else if (route.name === 'index') {
+    responses['200'] = json('The index descriptor', z.toJSONSchema(PricingIndexDescriptor))
+  } else if (route.name === 'aggregates') {
+    responses['200'] = json('Category medians of crowd submissions', z.toJSONSchema(Contributions))
+  } else if (route.path === '/llms.txt') {
+    responses['200'] = {
+      description: 'Plain-text summary',
+      content: { 'text/plain': { schema: { type: 'string' } } },
+    }
+  } else {
+    responses['200'] = json(route.access === 'paid' ? 'The payload, with a Payment-Receipt header' : 'OK')
+  }
+  if (route.access === 'paid') {
+    op['x-payment-info'] = { offers: [paymentOffer(route)] }
+    responses['200'] = {
+      ...(responses['200'] as object),
+      headers: { 'Payment-Receipt': { $ref: '#/components/headers/Payment-Receipt' } },
+    }
+    responses['402'] = {
+      ...json('Payment required: pay the challenge in WWW-Authenticate and repeat the call', {
+        $ref: '#/components/schemas/Problem',
+      }),
+      headers: { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } },
+    }
+    op.security = [{ payment: [] }]
+  }
+  if (route.params.length) {
+    responses['400'] = problem('A malformed parameter; no charge')
+    responses['404'] = problem('The filter matches nothing; the body lists the valid values; no charge')
+  }
+  op.responses = responses
+  return op
+}
+
+export function openapi(urls: ServiceUrls) {
+  const paths: Record<string, Record<string, unknown>> = {}
+  for (const route of ROUTES) {
+    if (route.path === '/mcp') continue // JSON-RPC, described in the MCP server card
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation(route) }
+  }
+  paths['/mcp'] = {
+    post: {
+      operationId: 'mcp',
+      summary: ROUTES.find((r) => r.path === '/mcp')?.summary,
+      description:
+        'Model Context Protocol over Streamable HTTP (stateless, JSON responses). See /.well-known/mcp.json.',
+      tags: ['free'],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+      responses: { '200': json('JSON-RPC response') },
+    },
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Rules and Pricing-Index Service',
+      version: SERVICE_VERSION,
+      description: `Engineering-practice rules traced to real incidents, and an index of published AI product prices. Paid operations cost ${PRICE.display} per call through the HTTP "Payment" authentication scheme (intent charge, method stripe); no account, no key.`,
+    },
+    servers: [{ url: urls.base_url }],
+    'x-service-info': {
+      categories: ['data', 'developer-tools'],
+      docs: {
+        apiReference: `${urls.base_url}/openapi.json`,
+        homepage: urls.site_url,
+        llms: `${urls.base_url}/llms.txt`,
+      },
+    },
+    paths,
+    components: {
+      securitySchemes: {
+        payment: {
+          type: 'http',
+          scheme: 'Payment',
+          description:
+            'IETF HTTP "Payment" scheme: answer the 402 challenge, then send Authorization: Payment <credential>.',
+        },
+      },
+      headers: {
+        'WWW-Authenticate': {
+          description:
+            'Payment challenge: id, realm, method="stripe", intent="charge", request, description, expires, opaque',
+          schema: { type: 'string' },
+        },
+        'Payment-Receipt': {
+          description:
+            'base64url JSON receipt: status, method, timestamp, reference (PaymentIntent id), challengeId',
+          schema: { type: 'string' },
+        },
+      },
+      schemas: {
+        Problem: {
+          type: 'object',
+          description: 'RFC 9457 problem details',
+          required: ['type', 'title', 'status'],
+          properties: {
+            type: { type: 'string' },
+            title: { type: 'string' },
+            status: { type: 'integer' },
+            detail: { type: 'string' },
+            challengeId: { type: 'string' },
+          },
+        },
+      },
+    },
+  }
+}

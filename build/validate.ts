@@ -1,0 +1,233 @@
+/**
+ * Validate: check every collected file against its schema, then the rules that span files
+ * (counts, unique ids and titles, known tags and references, prices inside their quotes).
+ */
+import type { z } from 'zod'
+import {
+  type Correction,
+  Corrections,
+  Gate,
+  Playbook,
+  PricingRow,
+  Rule,
+  type Topic,
+  Topics,
+} from '../schema/content.js'
+import { EVIDENCE_LABELS, PHASES } from '../schema/vocabulary.js'
+import type { RawContent, RawFile } from './collect.js'
+import type { BuildIssue } from './issues.js'
+import { priceAppearsIn } from './price-in-quote.js'
+import { fromZod } from './zod-issues.js'
+
+export interface Content {
+  topics: Topic[]
+  rules: Rule[]
+  playbooks: Playbook[]
+  gates: Gate[]
+  pricingRows: PricingRow[]
+  corrections: Correction[]
+}
+
+/** How many items of each kind the inventory must hold (SPEC.md); null skips a count. */
+export interface ExpectedCounts {
+  foundational: number | null
+  paid: number | null
+  playbooks: number | null
+  gates: number | null
+}
+
+export const SPEC_COUNTS: ExpectedCounts = { foundational: 2, paid: 24, playbooks: 2, gates: 34 }
+
+const CONTENT = '(content)'
+
+export function validate(raw: RawContent, expected: ExpectedCounts, issues: BuildIssue[]): Content {
+  const topics = raw.topics ? (parseOne(raw.topics, Topics, issues) ?? []) : []
+  const rules = parseEach(raw.rules, Rule, issues)
+  const playbooks = parseEach(raw.playbooks, Playbook, issues)
+  const gates = parseEach(raw.gates, Gate, issues)
+  const pricingRows = parseEach(raw.pricingRows, PricingRow, issues)
+  const corrections = raw.corrections ? (parseOne(raw.corrections, Corrections, issues) ?? []) : []
+
+  for (const kind of [rules, playbooks, gates, pricingRows]) {
+    checkFileNames(kind, issues)
+    checkUnique(kind, 'id', issues)
+  }
+  for (const kind of [rules, playbooks, gates]) checkUnique(kind, 'title', issues)
+
+  const tags = new Set(topics.map((t) => t.tag))
+  for (const item of [...rules, ...playbooks, ...gates]) {
+    item.tags.forEach((tag, i) => {
+      if (!tags.has(tag))
+        issues.push({
+          file: item.file,
+          field: `tags.${i}`,
+          problem: `unknown tag "${tag}"`,
+          allowed: 'a tag listed in topics.yaml',
+        })
+    })
+  }
+
+  const ruleIds = new Set(rules.map((r) => r.value.id))
+  for (const p of playbooks) checkRefs(p.file, 'applies_rules', p.value.applies_rules, ruleIds, issues)
+  for (const g of gates) checkRefs(g.file, 'rules', g.value.rules, ruleIds, issues)
+
+  checkCounts(rules, playbooks, gates, expected, issues)
+  checkPrices(pricingRows, issues)
+  checkCorrections(corrections, new Set(pricingRows.map((r) => r.value.id)), issues)
+  for (const f of [...raw.rules, ...raw.playbooks, ...raw.gates, ...raw.pricingRows])
+    checkInlineLabels(f.file, f.data, '', issues)
+
+  return {
+    topics,
+    rules: rules.map((r) => r.value),
+    playbooks: playbooks.map((p) => p.value),
+    gates: gates.map((g) => g.value),
+    pricingRows: pricingRows.map((r) => r.value),
+    corrections,
+  }
+}
+
+interface Parsed<T> {
+  file: string
+  value: T
+}
+
+function parseOne<S extends z.ZodType>(raw: RawFile, schema: S, issues: BuildIssue[]): z.output<S> | null {
+  const result = schema.safeParse(raw.data)
+  if (result.success) return result.data
+  issues.push(...fromZod(raw.file, result.error))
+  return null
+}
+
+function parseEach<S extends z.ZodType>(files: RawFile[], schema: S, issues: BuildIssue[]) {
+  const parsed: Parsed<z.output<S>>[] = []
+  for (const raw of files) {
+    const value = parseOne(raw, schema, issues)
+    if (value !== null) parsed.push({ file: raw.file, value })
+  }
+  return parsed
+}
+
+function checkFileNames(items: Parsed<{ id: string }>[], issues: BuildIssue[]) {
+  for (const { file, value } of items) {
+    const expected = `${value.id}.yaml`
+    if (!file.endsWith(`/${expected}`))
+      issues.push({
+        file,
+        field: 'id',
+        problem: `id "${value.id}" differs from the file name`,
+        allowed: expected,
+      })
+  }
+}
+
+function checkUnique<K extends string>(items: Parsed<Record<K, string>>[], key: K, issues: BuildIssue[]) {
+  const seen = new Map<string, string>()
+  for (const { file, value } of items) {
+    const v = value[key].toLowerCase()
+    const first = seen.get(v)
+    if (first)
+      issues.push({
+        file,
+        field: key,
+        problem: `"${value[key]}" is also used by ${first}`,
+        allowed: 'a unique value',
+      })
+    else seen.set(v, file)
+  }
+}
+
+function checkRefs(file: string, field: string, refs: string[], known: Set<string>, issues: BuildIssue[]) {
+  refs.forEach((ref, i) => {
+    if (!known.has(ref))
+      issues.push({
+        file,
+        field: `${field}.${i}`,
+        problem: `no rule with id "${ref}"`,
+        allowed: 'an id from rules/',
+      })
+  })
+}
+
+function checkCounts(
+  rules: Parsed<Rule>[],
+  playbooks: Parsed<Playbook>[],
+  gates: Parsed<Gate>[],
+  expected: ExpectedCounts,
+  issues: BuildIssue[],
+) {
+  const counts = {
+    foundational: rules.filter((r) => r.value.kind === 'foundational').length,
+    paid: rules.filter((r) => r.value.kind === 'paid').length,
+    playbooks: playbooks.length,
+    gates: gates.length,
+  }
+  for (const key of Object.keys(counts) as (keyof ExpectedCounts)[]) {
+    const want = expected[key]
+    if (want !== null && counts[key] !== want)
+      issues.push({
+        file: CONTENT,
+        field: key,
+        problem: `${counts[key]} valid ${key} item(s)`,
+        allowed: `exactly ${want}`,
+      })
+  }
+  if (expected.paid === null) return
+  const used = new Set(rules.map((r) => r.value.phase))
+  for (const phase of PHASES)
+    if (!used.has(phase.slug))
+      issues.push({
+        file: CONTENT,
+        field: 'phase',
+        problem: `no rule in ${phase.name}`,
+        allowed: 'every phase used',
+      })
+}
+
+function checkPrices(rows: Parsed<PricingRow>[], issues: BuildIssue[]) {
+  for (const { file, value } of rows) {
+    for (const field of ['entry_usd_month', 'unit_price_usd'] as const) {
+      const price = value[field]
+      if (price !== null && !priceAppearsIn(price, value.quote))
+        issues.push({
+          file,
+          field,
+          problem: `price ${price} does not appear in the quote`,
+          allowed: 'a price written verbatim in `quote`, or null with null_reason',
+        })
+    }
+  }
+}
+
+function checkCorrections(corrections: Correction[], rowIds: Set<string>, issues: BuildIssue[]) {
+  corrections.forEach((c, i) => {
+    if (!rowIds.has(c.product))
+      issues.push({
+        file: 'pricing/corrections.yaml',
+        field: `${i}.product`,
+        problem: `no pricing row with id "${c.product}"`,
+        allowed: 'an id from pricing/rows/',
+      })
+  })
+}
+
+/** Labels written in prose as `[LABEL]` must be one of the six evidence labels. */
+function checkInlineLabels(file: string, data: unknown, path: string, issues: BuildIssue[]) {
+  if (typeof data === 'string') {
+    for (const match of data.matchAll(/\[([A-Z][A-Z-]{3,})\]/g)) {
+      const label = match[1] ?? ''
+      if (!(EVIDENCE_LABELS as readonly string[]).includes(label))
+        issues.push({
+          file,
+          field: path || '-',
+          problem: `unknown evidence label [${label}]`,
+          allowed: EVIDENCE_LABELS.join(', '),
+        })
+    }
+  } else if (Array.isArray(data)) {
+    data.forEach((item, i) => checkInlineLabels(file, item, path ? `${path}.${i}` : String(i), issues))
+  } else if (data && typeof data === 'object') {
+    for (const [key, value] of Object.entries(data))
+      checkInlineLabels(file, value, path ? `${path}.${key}` : key, issues)
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * Content model: what an editor writes in content/ (one YAML file per rule, playbook, gate and
+ * pricing row). The build validates every file against these schemas; the gateway serves the result.
+ */
+import { z } from 'zod'
+import { EvidenceLabel, IndexCategory, IsoDate, PhaseSlug, PricingModel } from './vocabulary.js'
+
+const Id = z
+  .string()
+  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lowercase words joined by hyphens, e.g. read-back-writes')
+const Text = z.string().trim().min(1, 'non-empty text')
+const HttpsUrl = z.url({ protocol: /^https$/, error: 'an https:// URL' })
+
+/** The controlled list of topic tags (content/topics.yaml). */
+export const Topic = z.strictObject({ tag: Id, means: Text })
+export type Topic = z.infer<typeof Topic>
+export const Topics = z.array(Topic).min(1)
+
+/** A claim in published text, tagged with the evidence label that says what kind of claim it is. */
+export const Claim = z.strictObject({ label: EvidenceLabel, text: Text })
+export type Claim = z.infer<typeof Claim>
+
+/** The real, public incident a rule is traced to. */
+export const Incident = z.strictObject({
+  organisation: Text,
+  date: IsoDate,
+  title: Text,
+  what_happened: Claim,
+  cost: Claim,
+  postmortem_url: HttpsUrl,
+  /** Further public sources (archive copies, regulator filings). */
+  other_sources: z.array(HttpsUrl).default([]),
+})
+export type Incident = z.infer<typeof Incident>
+
+/** An implementable constraint on agent behaviour: something checked or obeyed mechanically. */
+export const Constraint = z.strictObject({
+  label: z.literal('RECOMMENDATION'),
+  statement: Text,
+  check: Text,
+})
+export type Constraint = z.infer<typeof Constraint>
+
+export const Rule = z.strictObject({
+  id: Id,
+  title: Text,
+  kind: z.enum(['foundational', 'paid']),
+  phase: PhaseSlug,
+  tags: z.array(Id).min(1),
+  rule: Text,
+  why: Claim,
+  incident: Incident,
+  constraint: Constraint,
+})
+export type Rule = z.infer<typeof Rule>
+
+export const PlaybookStep = z.strictObject({ do: Text, done_when: Text })
+export const Playbook = z.strictObject({
+  id: Id,
+  title: Text,
+  phase: PhaseSlug,
+  tags: z.array(Id).min(1),
+  when: Text,
+  applies_rules: z.array(Id).min(1),
+  steps: z.array(PlaybookStep).min(3),
+})
+export type Playbook = z.infer<typeof Playbook>
+
+/** A pre-ship gate: the failure it prevents and the concrete check that catches it. */
+export const Gate = z.strictObject({
+  id: Id,
+  title: Text,
+  phase: PhaseSlug,
+  tags: z.array(Id).min(1),
+  prevents: Text,
+  check: Text,
+  rules: z.array(Id).default([]),
+})
+export type Gate = z.infer<typeof Gate>
+
+/** Why a price is null: the vendor publishes none, or sends buyers to a sales call. */
+export const NullReason = z.enum(['not-published', 'sales-gated'])
+
+export const PricingRow = z
+  .strictObject({
+    id: Id,
+    product: Text,
+    vendor: Text,
+    category: IndexCategory,
+    /** Null only when the vendor's page does not say how it charges. */
+    pricing_model: PricingModel.nullable(),
+    entry_usd_month: z.number().nonnegative().nullable(),
+    unit_price_usd: z.number().nonnegative().nullable(),
+    usage_unit: Text.nullable(),
+    /** Required when both prices are null. */
+    null_reason: NullReason.nullable(),
+    /** The vendor routes some or all buyers to a sales call for a price. */
+    sales_gated: z.boolean(),
+    quote: Text,
+    source_url: HttpsUrl,
+    read_on: IsoDate,
+    /** How the page was read: live from the vendor, or a stored copy of the vendor's page. */
+    read_from: z.enum(['vendor-page', 'stored-copy-of-vendor-page']),
+    /** Only when the page text itself states a date ("Effective December 5th, 2025"). */
+    page_states_date: Text.nullable().default(null),
+    note: Text.nullable().default(null),
+  })
+  .superRefine((row, ctx) => {
+    const priced = row.entry_usd_month !== null || row.unit_price_usd !== null
+    if (!priced && row.null_reason === null)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['null_reason'],
+        message: 'both prices are null: say why (not-published or sales-gated)',
+      })
+    if (priced && row.null_reason !== null)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['null_reason'],
+        message: 'a price is published, so null_reason must be null',
+      })
+    if (row.unit_price_usd !== null && row.usage_unit === null)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['usage_unit'],
+        message: 'a unit price needs its unit (e.g. resolution, minute, 1M input tokens)',
+      })
+  })
+export type PricingRow = z.infer<typeof PricingRow>
+
+/** One dated entry of the corrections log (content/pricing/corrections.yaml). */
+export const Correction = z.strictObject({
+  date: IsoDate,
+  product: Id,
+  field: Text,
+  from: z.union([z.string(), z.number(), z.null()]),
+  to: z.union([z.string(), z.number(), z.null()]),
+  why: Text,
+})
+export type Correction = z.infer<typeof Correction>
+export const Corrections = z.array(Correction)

@@ -1,0 +1,52 @@
+/**
+ * The MCP tools: each one sells or gives the data of one HTTP route, with the same filters.
+ * The MCP server, the server card and llms.txt read this list.
+ */
+import { ROUTES, type Route } from './routes.js'
+
+export interface McpTool {
+  name: string
+  title: string
+  description: string
+  route: Route
+}
+
+function tool(name: string, title: string, description: string): McpTool {
+  const route = ROUTES.find((r) => r.mcpTool === name)
+  if (!route) throw new Error(`no route serves MCP tool ${name}`)
+  return { name, title, description, route }
+}
+
+export const MCP_TOOLS: readonly McpTool[] = [
+  tool(
+    'fde_catalogue',
+    'Rules catalogue (free)',
+    'List every engineering-practice rule, playbook and pre-ship gate by id, title, phase and tags, plus the topic keywords. Free. Call this first to choose a topic or phase.',
+  ),
+  tool(
+    'fde_lessons_preview',
+    'Foundational rules (free)',
+    'Return the 2 foundational rules in full (rule, real incident with postmortem link, agent constraint). Free. Optional topic filter.',
+  ),
+  tool(
+    'fde_lessons_full',
+    'Paid rules with incidents (0.50 USD)',
+    'Return the 24 paid rules, or those tagged with a topic (e.g. retry, deploy, cache, verify, dns), each with the real incident behind it and a mechanically checkable constraint. Costs 0.50 USD per call, settled in band.',
+  ),
+  tool(
+    'fde_playbook',
+    'Situational playbooks (0.50 USD)',
+    'Return the situational playbooks (ordered steps, each with how to tell it is done), optionally filtered by topic. Costs 0.50 USD per call, settled in band.',
+  ),
+  tool(
+    'fde_preship_checklist',
+    'Pre-ship gates (0.50 USD)',
+    'Return the pre-ship gates to run before a deploy, each naming the failure it prevents and a concrete check; optionally only one phase (slug such as verifying, or I to VI). Costs 0.50 USD per call, settled in band.',
+  ),
+]
+
+/** What initialize advertises under capabilities.experimental (payment transport draft). */
+export const PAYMENT_CAPABILITY = { payment: { methods: { stripe: { intents: ['charge'] } } } } as const
+
+export const MCP_INSTRUCTIONS =
+  'Engineering-practice rules traced to real incidents. Call fde_catalogue (free) to see topics and phases, fde_lessons_preview (free) for the two foundational rules, then the paid tools (0.50 USD each) with a topic or phase filter. A paid tool answers with an isError result whose _meta["org.paymentauth/payment-required"] holds the challenge; pay it and repeat the same call with params._meta["org.paymentauth/credential"]. The receipt comes back in _meta["org.paymentauth/receipt"].'

@@ -1,0 +1,237 @@
+/**
+ * The route table: the one list of every HTTP endpoint. The gateway router, openapi.json,
+ * agents.json `endpoints`, llms.txt and the MCP tool list are all derived from it.
+ */
+
+export type Access = 'free' | 'paid' | 'retired'
+
+export interface QueryParam {
+  name: string
+  description: string
+  example: string
+  /** A regular expression the raw value must match, checked before any payment challenge. */
+  pattern?: string
+}
+
+export interface Route {
+  /** Short name used in agents.json `endpoints` and as the OpenAPI operationId. */
+  name: string
+  method: 'GET' | 'POST'
+  path: string
+  access: Access
+  summary: string
+  params: readonly QueryParam[]
+  /** The MCP tool that sells or gives the same data, if any. */
+  mcpTool?: string
+}
+
+/** The price of every paid call, in the smallest unit of the currency (cents). */
+export const PRICE = { amount: '50', currency: 'usd', display: '0.50 USD' } as const
+
+const topic: QueryParam = {
+  name: 'topic',
+  description: 'Topic keyword filter, e.g. retry, deploy, cache, verify, dns (see /v1/catalogue topics).',
+  example: 'retry',
+  pattern: '^[a-z0-9-]{1,40}$',
+}
+
+export const ROUTES: readonly Route[] = [
+  {
+    name: 'catalogue',
+    method: 'GET',
+    path: '/v1/catalogue',
+    access: 'free',
+    summary: 'Identity, phase and tags of every rule, playbook and checklist item; paid bodies withheld',
+    params: [],
+    mcpTool: 'fde_catalogue',
+  },
+  {
+    name: 'preview',
+    method: 'GET',
+    path: '/v1/fde-lessons/preview',
+    access: 'free',
+    summary: 'The 2 foundational rules in full, free',
+    params: [topic],
+    mcpTool: 'fde_lessons_preview',
+  },
+  {
+    name: 'lessons',
+    method: 'GET',
+    path: '/v1/fde-lessons',
+    access: 'paid',
+    summary: 'All 24 paid rules, or those matching a topic, each with its incident and constraint',
+    params: [topic],
+    mcpTool: 'fde_lessons_full',
+  },
+  {
+    name: 'playbooks',
+    method: 'GET',
+    path: '/v1/fde-playbooks',
+    access: 'paid',
+    summary: 'The situational playbooks with ordered, checkable steps',
+    params: [topic],
+    mcpTool: 'fde_playbook',
+  },
+  {
+    name: 'checklist',
+    method: 'GET',
+    path: '/v1/fde-preship-checklist',
+    access: 'paid',
+    summary: 'The pre-ship gates, each with the failure it prevents and its concrete check',
+    params: [
+      {
+        name: 'phase',
+        description:
+          'Phase filter: a slug such as verifying, the roman numeral (I to VI) or the full phase name',
+        example: 'verifying',
+        pattern: '^[^\\u0000-\\u001f]{1,80}$',
+      },
+    ],
+    mcpTool: 'fde_preship_checklist',
+  },
+  {
+    name: 'pricing',
+    method: 'GET',
+    path: '/v1/pricing',
+    access: 'paid',
+    summary: 'Every published pricing row plus derived comparables per category',
+    params: [
+      {
+        name: 'category',
+        description: 'Index category, e.g. support-agent',
+        example: 'support-agent',
+        pattern: '^[a-z-]{1,40}$',
+      },
+    ],
+  },
+  {
+    name: 'changes',
+    method: 'GET',
+    path: '/v1/pricing/changes',
+    access: 'paid',
+    summary: 'Dated corrections at or after a date; cheaper than the full dataset',
+    params: [
+      {
+        name: 'since',
+        description: 'YYYY-MM-DD; default 30 days before the call',
+        example: '2026-11-01',
+        pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+      },
+    ],
+  },
+  {
+    name: 'index',
+    method: 'GET',
+    path: '/v1/pricing/index',
+    access: 'free',
+    summary: 'The pricing index descriptor: method, contribution rules, price and crowd aggregates',
+    params: [],
+  },
+  {
+    name: 'aggregates',
+    method: 'GET',
+    path: '/v1/pricing/aggregates',
+    access: 'free',
+    summary: 'Category medians of crowd submissions, published at 5 or more submissions',
+    params: [],
+  },
+  {
+    name: 'submit',
+    method: 'POST',
+    path: '/v1/pricing/submit',
+    access: 'free',
+    summary: 'Contribute a pricing row (JSON); only aggregates are ever published',
+    params: [],
+  },
+  {
+    name: 'stats',
+    method: 'GET',
+    path: '/v1/stats',
+    access: 'free',
+    summary: 'Usage counters: directional, eventually consistent, not an accounting record',
+    params: [],
+  },
+  {
+    name: 'manifest',
+    method: 'GET',
+    path: '/agents.json',
+    access: 'free',
+    summary: 'Service manifest (also at /.well-known/agents.json)',
+    params: [],
+  },
+  {
+    name: 'manifest_well_known',
+    method: 'GET',
+    path: '/.well-known/agents.json',
+    access: 'free',
+    summary: 'Service manifest',
+    params: [],
+  },
+  {
+    name: 'mcp_card',
+    method: 'GET',
+    path: '/.well-known/mcp.json',
+    access: 'free',
+    summary: 'MCP server card: transport, capabilities, instructions',
+    params: [],
+  },
+  {
+    name: 'openapi',
+    method: 'GET',
+    path: '/openapi.json',
+    access: 'free',
+    summary: 'This interface description (OpenAPI 3.1.0)',
+    params: [],
+  },
+  {
+    name: 'llms',
+    method: 'GET',
+    path: '/llms.txt',
+    access: 'free',
+    summary: 'Plain-text summary for language models',
+    params: [],
+  },
+  {
+    name: 'mcp',
+    method: 'POST',
+    path: '/mcp',
+    access: 'free',
+    summary: 'MCP Streamable HTTP transport: initialize, tools/list, tools/call (paid tools settle in band)',
+    params: [],
+  },
+  {
+    name: 'warn_feed',
+    method: 'GET',
+    path: '/v1/warn-feed',
+    access: 'retired',
+    summary: 'Retired 2026-09-18: answers 410 Gone and names the free open register',
+    params: [],
+  },
+  {
+    name: 'warn_feed_preview',
+    method: 'GET',
+    path: '/v1/warn-feed/preview',
+    access: 'retired',
+    summary: 'Retired 2026-09-18: answers 410 Gone',
+    params: [],
+  },
+  {
+    name: 'warn_feed_status',
+    method: 'GET',
+    path: '/v1/warn-feed/status',
+    access: 'retired',
+    summary: 'Retired 2026-09-18: answers 410 Gone',
+    params: [],
+  },
+]
+
+/** The layoff-notice feed's withdrawal date (SPEC.md Versioning). */
+export const WARN_FEED_RETIRED_ON = '2026-09-18'
+
+export const SERVICE_VERSION = '2.3.0'
+
+export function routeByName(name: string): Route {
+  const route = ROUTES.find((r) => r.name === name)
+  if (!route) throw new Error(`no route named ${name}`)
+  return route
+}
