@@ -39,15 +39,17 @@ export async function checkOpenapi(doc: object, text: string): Promise<BuildIssu
       problem: `${bytes} bytes`,
       allowed: `at most ${OPENAPI_MAX_BYTES} bytes`,
     })
-  const result = await new Validator().validate(structuredClone(doc))
-  if (!result.valid)
-    for (const e of result.errors ?? [])
+  const result = await new Validator().validate(structuredClone(doc) as Parameters<Validator['validate']>[0])
+  if (!result.valid) {
+    const errors = typeof result.errors === 'string' ? [result.errors] : (result.errors ?? [])
+    for (const e of errors)
       issues.push({
         file,
-        field: e.instancePath || '-',
-        problem: e.message ?? 'invalid',
+        field: typeof e === 'string' ? '-' : e.instancePath || '-',
+        problem: typeof e === 'string' ? e : (e.message ?? 'invalid'),
         allowed: 'OpenAPI 3.1.0',
       })
+  }
   const checkOffer = new Ajv({ allErrors: true }).compile(paymentInfoSchema)
   const paths = (doc as { paths: Record<string, Record<string, Record<string, unknown>>> }).paths
   for (const [path, ops] of Object.entries(paths))

@@ -56,7 +56,7 @@ export function validate(raw: RawContent, expected: ExpectedCounts, issues: Buil
 
   const tags = new Set(topics.map((t) => t.tag))
   for (const item of [...rules, ...playbooks, ...gates]) {
-    item.tags.forEach((tag, i) => {
+    item.value.tags.forEach((tag, i) => {
       if (!tags.has(tag))
         issues.push({
           file: item.file,
