@@ -17,3 +17,6 @@ export const LOCAL_URLS: ServiceUrls = {
 
 export const CONTACT = 'corrections@rules-pricing-index.invalid'
 export const PUBLISHER = 'Rules and Pricing-Index Service'
+
+/** The processor secret of the local stand-in; a deployed gateway refuses it. */
+export const STANDIN_SECRET = 'sk_test_standin'

@@ -26,3 +26,15 @@ export const PricingIndexDescriptor = z.strictObject({
   rows: z.number().int(),
 })
 export type PricingIndexDescriptor = z.infer<typeof PricingIndexDescriptor>
+
+/** How every row is made; shown in the descriptor and on the human page. */
+export const METHOD_STATEMENT =
+  "Each row is read off the vendor's own pricing, help-centre or documentation page, and carries a verbatim evidence quote, the URL read and the date we read it (and the page's own date where it states one). A price the vendor does not publish is null, with the reason (not published, or gated behind a sales call): the absence is itself the finding. No price is estimated, and none is carried over from an earlier read. The build refuses a price that does not appear in its quote. Rows are re-read against the vendor's page monthly; every change is published as a dated correction."
+
+export const PRIVACY_STATEMENT =
+  'A submission is stored only to compute category medians. No individual submission, product name, note or email address is ever returned by any endpoint, error or log; only per-category counts and medians are published, and medians only at 5 or more submissions. The email, if given, is kept solely so we can ask about an unusual value.'
+
+export const RIGHT_OF_REPLY =
+  'Vendors and readers may ask for a correction by writing to the contact in /agents.json with the row id, the vendor page and what is wrong. Corrections are published with the date made and what changed (field, from, to, why) at /v1/pricing/changes; the latest correction date is in latest_correction here.'
+
+export const DATASET_NAME = 'AI product pricing index'

@@ -32,7 +32,7 @@ const topic: QueryParam = {
   name: 'topic',
   description: 'Topic keyword filter, e.g. retry, deploy, cache, verify, dns (see /v1/catalogue topics).',
   example: 'retry',
-  pattern: '^[a-z0-9-]{1,40}$',
+  pattern: '^[A-Za-z0-9-]{1,40}$',
 }
 
 export const ROUTES: readonly Route[] = [
@@ -100,7 +100,7 @@ export const ROUTES: readonly Route[] = [
         name: 'category',
         description: 'Index category, e.g. support-agent',
         example: 'support-agent',
-        pattern: '^[a-z-]{1,40}$',
+        pattern: '^[A-Za-z-]{1,40}$',
       },
     ],
   },

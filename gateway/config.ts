@@ -1,0 +1,60 @@
+/**
+ * Reads and checks the payment configuration once per isolate. A deployed gateway refuses to
+ * take payments with the local processor stand-in, a loopback processor or a missing secret.
+ */
+import { STANDIN_SECRET } from '../schema/config.js'
+import type { Env } from './env.js'
+import { MIN_SECRET_BYTES } from './payment/challenge-id.js'
+import type { PaymentConfig } from './payment/charge.js'
+
+const CHALLENGE_TTL_MS = 5 * 60 * 1000
+
+export type ConfigResult = { ok: true; config: PaymentConfig } | { ok: false; problems: string[] }
+
+let cached: { env: Env; result: ConfigResult } | undefined
+
+export function paymentConfig(env: Env): ConfigResult {
+  if (cached?.env === env) return cached.result
+  const result = readConfig(env)
+  cached = { env, result }
+  return result
+}
+
+function readConfig(env: Env): ConfigResult {
+  const problems: string[] = []
+  const secret = env.PAYMENT_HMAC_SECRET ?? ''
+  if (new TextEncoder().encode(secret).length < MIN_SECRET_BYTES)
+    problems.push(`PAYMENT_HMAC_SECRET must be set to at least ${MIN_SECRET_BYTES} bytes`)
+  if (!env.PROCESSOR_SECRET) problems.push('PROCESSOR_SECRET is not set')
+  if (!env.PROCESSOR_URL) problems.push('PROCESSOR_URL is not set')
+  if (env.ENVIRONMENT !== 'local') {
+    const host = safeHost(env.PROCESSOR_URL)
+    if (env.PROCESSOR_SECRET === STANDIN_SECRET || host === null || /^(127\.|localhost$|\[::1\]$)/.test(host))
+      problems.push(
+        'a deployed gateway needs the real processor (PROCESSOR_URL, PROCESSOR_SECRET), not the local stand-in',
+      )
+  }
+  if (problems.length) return { ok: false, problems }
+  return {
+    ok: true,
+    config: {
+      realm: env.REALM || (safeHost(env.BASE_URL) ?? 'localhost'),
+      hmacSecret: secret,
+      networkId: env.STRIPE_NETWORK_ID,
+      processor: {
+        url: env.PROCESSOR_URL.replace(/\/$/, ''),
+        secret: env.PROCESSOR_SECRET as string,
+        timeoutMs: Number(env.PROCESSOR_TIMEOUT_MS ?? 10_000),
+      },
+      challengeTtlMs: CHALLENGE_TTL_MS,
+    },
+  }
+}
+
+function safeHost(url: string | undefined): string | null {
+  try {
+    return url ? new URL(url).host : null
+  } catch {
+    return null
+  }
+}

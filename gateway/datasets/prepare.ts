@@ -1,0 +1,141 @@
+/**
+ * Per-route preparation of a data answer: validate the filters, resolve them against the data,
+ * and hand back the payload builder. A filter that matches nothing is a 404 listing valid values,
+ * decided here, before any payment challenge.
+ */
+import { data } from '../../dist/private/bundles.js'
+import type { PricingRow } from '../../schema/content.js'
+import { findPhase, INDEX_CATEGORIES, IsoDate } from '../../schema/vocabulary.js'
+import { badRequest, notFound } from '../http/problem.js'
+import type { Filters, Prepared } from './query.js'
+
+const DAY_MS = 24 * 60 * 60 * 1000
+
+function byTopic<T extends { tags: string[] }>(items: readonly T[], topic: string | undefined, what: string) {
+  if (topic === undefined) return { ok: true as const, items }
+  const t = topic.toLowerCase()
+  const matched = items.filter((i) => i.tags.includes(t))
+  if (matched.length) return { ok: true as const, items: matched, topic: t }
+  const valid = [...new Set(items.flatMap((i) => i.tags))].sort()
+  return {
+    ok: false as const,
+    problem: notFound(`no ${what} has the topic "${t}"; nothing was charged`, {
+      parameter: 'topic',
+      allowed: valid,
+    }),
+  }
+}
+
+function topicAnswer<T extends { tags: string[] }>(
+  items: readonly T[],
+  filters: Filters,
+  what: string,
+  wrap: (items: T[]) => unknown,
+): Prepared {
+  const r = byTopic(items, filters.topic, what)
+  if (!r.ok) return r
+  const normalised = { topic: r.topic }
+  return {
+    ok: true,
+    filters: normalised,
+    payload: () => ({
+      ...(r.topic ? { topic: r.topic } : {}),
+      count: r.items.length,
+      ...(wrap([...r.items]) as object),
+    }),
+  }
+}
+
+export const PREPARE: Record<string, (filters: Filters, now: number) => Prepared> = {
+  catalogue: () => ({ ok: true, filters: {}, payload: () => data.catalogue }),
+  preview: (f) => topicAnswer(data.preview.rules, f, 'foundational rule', (rules) => ({ rules })),
+  lessons: (f) => topicAnswer(data.lessons.rules, f, 'paid rule', (rules) => ({ rules })),
+  playbooks: (f) => topicAnswer(data.playbooks.playbooks, f, 'playbook', (playbooks) => ({ playbooks })),
+  checklist: (f) => {
+    if (f.phase === undefined)
+      return {
+        ok: true,
+        filters: {},
+        payload: () => ({ count: data.checklist.checklist.length, ...data.checklist }),
+      }
+    const phase = findPhase(f.phase)
+    if (!phase)
+      return {
+        ok: false,
+        problem: badRequest(`unknown phase "${f.phase}"`, {
+          parameter: 'phase',
+          allowed: data.catalogue.phases.map((p) => p.slug),
+        }),
+      }
+    const gates = data.checklist.checklist.filter((g) => g.phase_slug === phase.slug)
+    if (!gates.length)
+      return {
+        ok: false,
+        problem: notFound(`no gate in ${phase.name}; nothing was charged`, {
+          parameter: 'phase',
+          allowed: [...new Set(data.checklist.checklist.map((g) => g.phase_slug))],
+        }),
+      }
+    return {
+      ok: true,
+      filters: { phase: phase.slug },
+      payload: () => ({ phase: phase.name, count: gates.length, checklist: gates }),
+    }
+  },
+  pricing: (f) => {
+    if (f.category === undefined) return { ok: true, filters: {}, payload: () => data.pricing }
+    const category = f.category.toLowerCase()
+    if (!(INDEX_CATEGORIES as readonly string[]).includes(category))
+      return {
+        ok: false,
+        problem: badRequest(`unknown category "${f.category}"`, {
+          parameter: 'category',
+          allowed: INDEX_CATEGORIES,
+        }),
+      }
+    const rows: PricingRow[] = data.pricing.rows.filter((r) => r.category === category)
+    if (!rows.length)
+      return {
+        ok: false,
+        problem: notFound(`no published row in ${category} yet; nothing was charged`, {
+          parameter: 'category',
+          allowed: [...new Set(data.pricing.rows.map((r) => r.category))].sort(),
+        }),
+      }
+    return {
+      ok: true,
+      filters: { category },
+      payload: () => ({
+        category,
+        rows,
+        comparables: data.pricing.comparables.filter((c) => c.category === category),
+        latest_correction: data.pricing.latest_correction,
+      }),
+    }
+  },
+  changes: (f, now) => {
+    const since = f.since ?? new Date(now - 30 * DAY_MS).toISOString().slice(0, 10)
+    if (!IsoDate.safeParse(since).success)
+      return {
+        ok: false,
+        problem: badRequest(`since "${since}" is not a real date written YYYY-MM-DD`, { parameter: 'since' }),
+      }
+    if (since > new Date(now).toISOString().slice(0, 10))
+      return { ok: false, problem: badRequest(`since ${since} is in the future`, { parameter: 'since' }) }
+    const corrections = data.changes.corrections.filter((c) => c.date >= since)
+    if (!corrections.length)
+      return {
+        ok: false,
+        problem: notFound(`no correction at or after ${since}; nothing was charged`, {
+          parameter: 'since',
+          latest_correction: data.pricing.latest_correction,
+        }),
+      }
+    // The default window moves with the clock, so the binding names the date it resolved to.
+    return {
+      ok: true,
+      filters: { since },
+      payload: () => ({ since, count: corrections.length, corrections }),
+    }
+  },
+}

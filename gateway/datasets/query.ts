@@ -1,0 +1,40 @@
+/**
+ * Reading and checking the filters of a data request, the same way for HTTP and MCP, before any
+ * payment challenge: unknown or repeated parameters and malformed values are a 400.
+ */
+import type { Route } from '../../schema/routes.js'
+import { badRequest, type Problem } from '../http/problem.js'
+
+export type Filters = Record<string, string | undefined>
+
+export type Prepared =
+  | { ok: true; filters: Filters; payload: () => unknown }
+  | { ok: false; problem: Problem }
+
+/** Checks names and shapes against the route's parameter list. */
+export function checkParams(
+  route: Route,
+  entries: readonly [string, string][],
+): { filters: Filters } | Problem {
+  const allowed = route.params.map((p) => p.name)
+  const filters: Filters = {}
+  for (const [name, value] of entries) {
+    const param = route.params.find((p) => p.name === name)
+    if (!param)
+      return badRequest(
+        allowed.length
+          ? `unknown parameter "${name}"; ${route.path} accepts only ${allowed.join(', ')}`
+          : `${route.path} takes no parameters`,
+        { parameter: name, allowed },
+      )
+    if (filters[name] !== undefined)
+      return badRequest(`parameter "${name}" is given more than once`, { parameter: name })
+    if (param.pattern && !new RegExp(param.pattern).test(value))
+      return badRequest(`parameter "${name}" is malformed: ${param.description}`, {
+        parameter: name,
+        pattern: param.pattern,
+      })
+    filters[name] = value
+  }
+  return { filters }
+}

@@ -1,0 +1,25 @@
+/**
+ * The gateway's bindings and configuration (wrangler.jsonc vars, secrets in .dev.vars or
+ * `wrangler secret put`).
+ */
+import type { PaymentLedger } from './payment/ledger.js'
+
+export interface Env {
+  ASSETS: Fetcher
+  LEDGER: DurableObjectNamespace<PaymentLedger>
+  /** The submissions Worker (D1): submit, aggregates, counters. */
+  SUBMISSIONS: Fetcher
+  /** `production` refuses the local processor stand-in; `local` is what `npm start` sets. */
+  ENVIRONMENT: string
+  BASE_URL: string
+  SITE_URL: string
+  REGISTER_URL: string
+  /** The protection space of challenges; defaults to the host of BASE_URL. */
+  REALM?: string
+  STRIPE_NETWORK_ID: string
+  PROCESSOR_URL: string
+  PROCESSOR_TIMEOUT_MS?: string
+  /** Secrets. */
+  PROCESSOR_SECRET?: string
+  PAYMENT_HMAC_SECRET?: string
+}

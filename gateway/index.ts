@@ -1,0 +1,153 @@
+/**
+ * The gateway Worker: every route of schema/routes.ts, the 402 payment gate, MCP at POST /mcp,
+ * the retired feed's 410s; the submissions Worker answers submit, aggregates and stats.
+ */
+import { type IRequest, Router } from 'itty-router'
+import { ROUTES, type Route } from '../schema/routes.js'
+import { paymentConfig } from './config.js'
+import { PREPARE } from './datasets/prepare.js'
+import { checkParams } from './datasets/query.js'
+import type { Env } from './env.js'
+import { preflight, withCors } from './http/cors.js'
+import { jsonResponse } from './http/json.js'
+import { notFound, problem, problemResponse } from './http/problem.js'
+import { handleMcp } from './mcp/handler.js'
+import { normaliseQuery } from './payment/binding.js'
+import { requirePayment } from './payment/http.js'
+import { receiptHeader } from './payment/receipt.js'
+import { pricingIndex } from './pricing-index.js'
+import { retiredFeed } from './retired.js'
+import { countHit, type Outcome } from './stats.js'
+
+export { PaymentLedger } from './payment/ledger.js'
+
+type Handler = (req: IRequest, env: Env, ctx: ExecutionContext) => Promise<Response> | Response
+
+/** Free and paid data routes: filters checked first, then (paid) the payment gate. */
+function dataRoute(route: Route): Handler {
+  return async (req, env, ctx) => {
+    const url = new URL(req.url)
+    const checked = checkParams(route, [...url.searchParams])
+    if ('status' in checked) return done(ctx, env, req, route, 'rejected', problemResponse(checked))
+    const prepared = PREPARE[route.name]?.(checked.filters, Date.now())
+    if (!prepared) throw new Error(`no data for route ${route.name}`)
+    if (!prepared.ok) return done(ctx, env, req, route, 'rejected', problemResponse(prepared.problem))
+    if (route.access === 'free')
+      return done(
+        ctx,
+        env,
+        req,
+        route,
+        'free',
+        await jsonResponse(req, prepared.payload(), { 'cache-control': 'public, max-age=300' }),
+      )
+    const config = paymentConfig(env)
+    if (!config.ok)
+      return problemResponse(
+        problem(503, 'not-configured', 'Payments Not Configured', 'this gateway cannot take payments yet', {
+          problems: config.problems,
+        }),
+      )
+    const binding = {
+      via: 'http' as const,
+      target: `GET ${route.path}`,
+      query: normaliseQuery(prepared.filters),
+    }
+    const gate = await requirePayment(req, env, config.config, binding, route.summary)
+    if (!gate.paid) return done(ctx, env, req, route, gate.outcome, gate.response)
+    const response = await jsonResponse(req, prepared.payload(), {
+      'cache-control': 'private',
+      'payment-receipt': receiptHeader(gate.receipt),
+    })
+    return done(ctx, env, req, route, 'paid', response)
+  }
+}
+
+function done(
+  ctx: ExecutionContext,
+  env: Env,
+  req: Request,
+  route: Route,
+  outcome: Outcome,
+  response: Response,
+) {
+  countHit(ctx, env, req, route.name, outcome)
+  return response
+}
+
+const staticFile: Handler = (req, env) => env.ASSETS.fetch(new Request(req.url, { headers: req.headers }))
+const forwardToSubmissions: Handler = (req, env) => env.SUBMISSIONS.fetch(req as unknown as Request)
+
+function handlerFor(route: Route): Handler {
+  if (route.access === 'retired')
+    return (req, env, ctx) => done(ctx, env, req, route, 'retired', retiredFeed(env))
+  if (route.name in PREPARE) return dataRoute(route)
+  switch (route.name) {
+    case 'index':
+      return async (req, env, ctx) =>
+        done(
+          ctx,
+          env,
+          req,
+          route,
+          'free',
+          await jsonResponse(req, await pricingIndex(env), { 'cache-control': 'public, max-age=60' }),
+        )
+    case 'submit':
+    case 'aggregates':
+    case 'stats':
+      return forwardToSubmissions
+    case 'mcp':
+      return (req, env, ctx) => handleMcp(req as unknown as Request, env, ctx)
+    default:
+      return staticFile
+  }
+}
+
+const router = Router<IRequest, [Env, ExecutionContext]>()
+router.options('*', () => preflight())
+for (const route of ROUTES) {
+  const handler = handlerFor(route)
+  router[route.method === 'GET' ? 'get' : 'post'](route.path, handler)
+  if (route.method === 'GET') router.head(route.path, handler)
+}
+// Same path, other method: 405 naming the allowed ones.
+router.all('*', (req: IRequest) => {
+  const path = new URL(req.url).pathname
+  const allowed = ROUTES.filter((r) => r.path === path).map((r) => r.method)
+  if (!allowed.length) return undefined
+  const allow = [...new Set(allowed.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]))), 'OPTIONS'].join(
+    ', ',
+  )
+  return problemResponse(
+    problem(405, 'method-not-allowed', 'Method Not Allowed', `${req.method} is not allowed on ${path}`, {
+      allowed: allow,
+    }),
+    { allow },
+  )
+})
+// Anything else: the static site (the pricing page, hashed free files), else a 404 problem.
+router.all('*', async (req: IRequest, env: Env) => {
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    const asset = await env.ASSETS.fetch(new Request(req.url, { method: req.method, headers: req.headers }))
+    if (asset.status !== 404) return asset
+  }
+  return problemResponse(notFound(`no such path: ${new URL(req.url).pathname}; see /openapi.json`))
+})
+
+export default {
+  async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+    let response: Response
+    try {
+      response = (await router.fetch(request, env, ctx)) as Response
+    } catch (error) {
+      console.error('unhandled', error instanceof Error ? error.message : 'unknown error')
+      response = problemResponse(
+        problem(500, 'internal', 'Internal Server Error', 'an unexpected error on our side'),
+      )
+    }
+    // HEAD answers like GET without a body.
+    if (request.method === 'HEAD') response = new Response(null, response)
+    return withCors(response)
+  },
+} satisfies ExportedHandler<Env>

@@ -1,0 +1,37 @@
+/**
+ * MCP tool definitions as the protocol lists them: name, title, description and a JSON Schema
+ * for the arguments, derived from the route each tool serves.
+ */
+import { MCP_TOOLS, type McpTool } from '../../schema/mcp-tools.js'
+import { PRICE } from '../../schema/routes.js'
+
+export function listedTools() {
+  return MCP_TOOLS.map((tool) => ({
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: {
+      type: 'object' as const,
+      properties: Object.fromEntries(
+        tool.route.params.map((p) => [
+          p.name,
+          {
+            type: 'string',
+            description: p.description,
+            ...(p.pattern ? { pattern: p.pattern } : {}),
+            examples: [p.example],
+          },
+        ]),
+      ),
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false, idempotentHint: true },
+    _meta: {
+      price: tool.route.access === 'paid' ? { amount: PRICE.amount, currency: PRICE.currency } : 'free',
+    },
+  }))
+}
+
+export function toolNamed(name: string): McpTool | undefined {
+  return MCP_TOOLS.find((t) => t.name === name)
+}

@@ -1,0 +1,141 @@
+/**
+ * The payment core shared by HTTP and MCP: issue a challenge for one request, and verify and
+ * settle a credential for it. Order: parse → HMAC → expiry → request binding → atomic claim
+ * (ledger) → processor. Nothing here knows about headers or JSON-RPC.
+ */
+import { PRICE } from '../../schema/routes.js'
+import { encodeText } from './base64url.js'
+import { type Binding, opaqueFor } from './binding.js'
+import type { Challenge } from './challenge.js'
+import { challengeId, sameId } from './challenge-id.js'
+import type { Credential } from './credential.js'
+import { canonicalize } from './jcs.js'
+import type { PaymentLedger, SettleResult } from './ledger.js'
+import { type Refusal, refusal } from './problems.js'
+import type { ProcessorConfig } from './processor.js'
+import type { Receipt } from './receipt.js'
+
+export interface PaymentConfig {
+  realm: string
+  hmacSecret: string
+  networkId: string
+  processor: ProcessorConfig
+  challengeTtlMs: number
+}
+
+export const METHOD = 'stripe'
+export const INTENT = 'charge'
+const SPT = /^spt_[A-Za-z0-9_]{1,200}$/
+
+/** The charge request every paid call offers: amount in cents, card through Stripe. */
+export function chargeRequest(config: PaymentConfig) {
+  return {
+    amount: PRICE.amount,
+    currency: PRICE.currency,
+    methodDetails: { networkId: config.networkId, paymentMethodTypes: ['card'] },
+  }
+}
+
+export async function issueChallenge(
+  config: PaymentConfig,
+  binding: Binding,
+  description: string,
+  now = Date.now(),
+): Promise<Challenge> {
+  const fields = {
+    realm: config.realm,
+    method: METHOD,
+    intent: INTENT,
+    request: encodeText(canonicalize(chargeRequest(config))),
+    expires: new Date(now + config.challengeTtlMs).toISOString(),
+    opaque: opaqueFor(binding),
+  }
+  return { id: await challengeId(config.hmacSecret, fields), ...fields, description }
+}
+
+export type Settlement = { ok: true; receipt: Receipt; replayed: boolean } | { ok: false; refusal: Refusal }
+
+export interface Ledger {
+  settle(
+    challengeId: string,
+    input: Omit<Parameters<PaymentLedger['settle']>[0], 'challengeId'>,
+  ): Promise<SettleResult>
+}
+
+export async function verifyAndSettle(
+  config: PaymentConfig,
+  ledger: Ledger,
+  credential: Credential,
+  binding: Binding,
+  now = Date.now(),
+): Promise<Settlement> {
+  const refuse = (...args: Parameters<typeof refusal>): Settlement => ({
+    ok: false,
+    refusal: refusal(...args),
+  })
+  const echoed = credential.challenge
+  // Over MCP the request arrives as a JSON object; the id was bound over its JCS base64url form.
+  const request =
+    typeof echoed.request === 'string' ? echoed.request : encodeText(canonicalize(echoed.request as unknown))
+  const expected = await challengeId(config.hmacSecret, {
+    realm: echoed.realm,
+    method: echoed.method,
+    intent: echoed.intent,
+    request,
+    expires: echoed.expires,
+    digest: echoed.digest,
+    opaque: echoed.opaque,
+    header: echoed.header,
+  })
+  if (!sameId(expected, echoed.id))
+    return refuse('invalid-challenge', 'the challenge was not issued by this server')
+  if (
+    echoed.realm !== config.realm ||
+    echoed.method !== METHOD ||
+    echoed.intent !== INTENT ||
+    request !== encodeText(canonicalize(chargeRequest(config)))
+  )
+    return refuse('invalid-challenge', 'the challenge does not match the current offer')
+  const expiresAt = echoed.expires ? Date.parse(echoed.expires) : Number.NaN
+  if (Number.isNaN(expiresAt)) return refuse('invalid-challenge', 'the challenge has no valid expiry')
+  if (expiresAt <= now) return refuse('payment-expired', `the challenge expired at ${echoed.expires}`)
+  if (echoed.opaque !== opaqueFor(binding))
+    return refuse(
+      'invalid-challenge',
+      'the credential was issued for another request (path, query, tool or arguments)',
+    )
+  const spt = credential.payload.spt
+  if (typeof spt !== 'string' || !SPT.test(spt))
+    return refuse('invalid-payload', 'payload.spt must be a Stripe shared payment token (spt_…)')
+
+  const digest = await sha256Hex(
+    canonicalize({ challenge: { ...echoed, request }, payload: credential.payload }),
+  )
+  const result = await ledger.settle(echoed.id, {
+    credentialDigest: digest,
+    spt,
+    amount: PRICE.amount,
+    currency: PRICE.currency,
+    expiresAt,
+    processor: config.processor,
+  })
+  if (result.ok) return result
+  switch (result.reason) {
+    case 'used':
+      return refuse('invalid-challenge', result.detail)
+    case 'requires_action':
+      return refuse('payment-action-required', result.detail)
+    case 'declined':
+      return refuse('verification-failed', result.detail)
+    case 'unavailable':
+      return refuse(
+        'internal-payment-error',
+        `${result.detail}; send the same credential again, it cannot be charged twice`,
+      )
+  }
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')
+}

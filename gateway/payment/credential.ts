@@ -1,0 +1,58 @@
+/**
+ * The credential a client sends back: `Authorization: Payment <base64url(JSON)>`.
+ */
+import { decodeText, encodeText } from './base64url.js'
+import type { Challenge } from './challenge.js'
+
+export interface Credential {
+  challenge: Challenge
+  payload: Record<string, unknown>
+  source?: string
+}
+
+export class MalformedCredential extends Error {
+  override name = 'MalformedCredential'
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  !!v && typeof v === 'object' && !Array.isArray(v)
+
+/** Checks the decoded JSON shape; the `request` may arrive as a string (HTTP) or object (MCP). */
+export function credentialFromJson(value: unknown): Credential {
+  if (!isObject(value)) throw new MalformedCredential('credential is not a JSON object')
+  const { challenge, payload, source } = value
+  if (!isObject(challenge)) throw new MalformedCredential('credential has no challenge object')
+  for (const name of ['id', 'realm', 'method', 'intent'] as const)
+    if (typeof challenge[name] !== 'string' || challenge[name] === '')
+      throw new MalformedCredential(`challenge.${name} is missing`)
+  if (typeof challenge.request !== 'string' && !isObject(challenge.request))
+    throw new MalformedCredential('challenge.request is missing')
+  for (const name of ['description', 'digest', 'expires', 'header', 'opaque'] as const)
+    if (challenge[name] !== undefined && typeof challenge[name] !== 'string')
+      throw new MalformedCredential(`challenge.${name} is not a string`)
+  if (!isObject(payload)) throw new MalformedCredential('credential has no payload object')
+  if (source !== undefined && typeof source !== 'string')
+    throw new MalformedCredential('source is not a string')
+  return {
+    challenge: challenge as unknown as Challenge,
+    payload,
+    ...(source === undefined ? {} : { source }),
+  }
+}
+
+/** Parses an Authorization header value. Throws MalformedCredential on anything but `Payment <b64url JSON>`. */
+export function parseAuthorization(header: string): Credential {
+  const match = /^payment\s+([A-Za-z0-9_-]+)\s*$/i.exec(header.trim())
+  if (!match) throw new MalformedCredential('expected "Payment <base64url credential>"')
+  let json: unknown
+  try {
+    json = JSON.parse(decodeText(match[1] as string))
+  } catch {
+    throw new MalformedCredential('credential is not base64url JSON')
+  }
+  return credentialFromJson(json)
+}
+
+export function formatAuthorization(credential: Credential): string {
+  return `Payment ${encodeText(JSON.stringify(credential))}`
+}

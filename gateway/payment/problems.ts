@@ -1,0 +1,28 @@
+/**
+ * The payment problem types of draft-httpauth-payment (RFC 9457 `type` URIs) and their titles.
+ */
+
+export const PROBLEM_BASE = 'https://paymentauth.org/problems/'
+
+export const PAYMENT_PROBLEMS = {
+  'payment-required': 'Payment Required',
+  'malformed-credential': 'Malformed Credential',
+  'invalid-challenge': 'Invalid Challenge',
+  'payment-expired': 'Payment Expired',
+  'verification-failed': 'Verification Failed',
+  'invalid-payload': 'Invalid Payload',
+  'payment-action-required': 'Payment Action Required',
+  'internal-payment-error': 'Payment Processor Unavailable',
+} as const
+export type PaymentProblem = keyof typeof PAYMENT_PROBLEMS
+
+/** Why a credential was not accepted; every refusal but a processor outage comes with a fresh challenge. */
+export interface Refusal {
+  status: 402 | 503
+  problem: PaymentProblem
+  detail: string
+}
+
+export function refusal(problem: PaymentProblem, detail: string): Refusal {
+  return { status: problem === 'internal-payment-error' ? 503 : 402, problem, detail }
+}

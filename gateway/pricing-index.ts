@@ -1,0 +1,62 @@
+/**
+ * GET /v1/pricing/index: the descriptor of SPEC.md, from the route table, the built data and the
+ * live contributions block of the submissions Worker.
+ */
+import { data } from '../dist/private/bundles.js'
+import {
+  DATASET_NAME,
+  METHOD_STATEMENT,
+  PRIVACY_STATEMENT,
+  type PricingIndexDescriptor,
+  RIGHT_OF_REPLY,
+} from '../schema/pricing-index.js'
+import { PRICE, routeByName } from '../schema/routes.js'
+import { type Contributions, DISCLOSURE_RULE, Submission } from '../schema/submission.js'
+import { PRICING_MODELS, SUBMISSION_CATEGORIES } from '../schema/vocabulary.js'
+import type { Env } from './env.js'
+
+const submissionFields = Object.keys(Submission.shape)
+
+export async function contributions(env: Env): Promise<Contributions> {
+  try {
+    const response = await env.SUBMISSIONS.fetch('https://submissions/internal/contributions')
+    if (response.ok) return (await response.json()) as Contributions
+  } catch {
+    // fall through: the index stays available while the submissions store is not
+  }
+  return {
+    available: false,
+    submissions: 0,
+    truncated: false,
+    by_category: {},
+    disclosure_rule: DISCLOSURE_RULE,
+  }
+}
+
+export async function pricingIndex(env: Env): Promise<PricingIndexDescriptor> {
+  const pricing = routeByName('pricing')
+  return {
+    dataset: DATASET_NAME,
+    human_readable: env.SITE_URL,
+    full_dataset: `${env.BASE_URL}${pricing.path}`,
+    method: METHOD_STATEMENT,
+    contribute: {
+      endpoint: `${env.BASE_URL}${routeByName('submit').path}`,
+      content_type: 'application/json',
+      required: ['category', 'pricing_model', 'entry_usd_month or unit_price_usd'],
+      optional: submissionFields.filter((f) => !['category', 'pricing_model'].includes(f)),
+      categories: [...SUBMISSION_CATEGORIES],
+      pricing_models: [...PRICING_MODELS],
+      privacy: PRIVACY_STATEMENT,
+    },
+    right_of_reply: RIGHT_OF_REPLY,
+    paid: {
+      endpoint: `${env.BASE_URL}${pricing.path}`,
+      price: `${PRICE.display} per query`,
+      returns: pricing.summary,
+    },
+    contributions: await contributions(env),
+    latest_correction: data.pricing.latest_correction,
+    rows: data.pricing.rows.length,
+  }
+}
