@@ -38,7 +38,8 @@ function hmacKey(secret: string): Promise<CryptoKey> {
 
 export function bindingInput(f: BoundFields): string {
   const slots = [f.realm, f.method, f.intent, f.request, f.expires ?? '', f.digest ?? '']
-  if (f.header) slots.push(f.header)
+  // `Authorization` is the default field, so naming it explicitly binds nothing extra.
+  if (f.header && f.header.toLowerCase() !== 'authorization') slots.push(f.header)
   slots.push(f.opaque ?? '')
   return slots.join('|')
 }

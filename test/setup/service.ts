@@ -1,0 +1,34 @@
+/**
+ * Global setup of the node test project: one real service (both Workers in workerd, local D1
+ * and Durable Objects, the processor stand-in) on a throwaway state directory.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { TestProject } from 'vitest/node'
+import { startService } from '../../scripts/service.js'
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string
+    processorUrl: string
+  }
+}
+
+export const TEST_PORT = Number(process.env.TEST_PORT ?? 8797)
+
+export default async function setup(project: TestProject) {
+  const stateDir = await mkdtemp(join(tmpdir(), 'rpi-test-'))
+  const service = await startService({
+    port: TEST_PORT,
+    stateDir,
+    // Fault tests need a processor timeout far below the 10 s production default.
+    vars: { PROCESSOR_TIMEOUT_MS: '2000', SUBMIT_LIMIT_PER_MINUTE: '100000' },
+  })
+  project.provide('baseUrl', service.url)
+  project.provide('processorUrl', service.processor.url)
+  return async () => {
+    await service.stop()
+    await rm(stateDir, { recursive: true, force: true })
+  }
+}
