@@ -43,6 +43,8 @@ function createServer(env: Env, ctx: ExecutionContext, request: Request): Server
     const prepared = PREPARE[tool.route.name]?.(checked.filters, Date.now())
     if (!prepared) throw new McpError(ErrorCode.InternalError, `no data for ${tool.name}`)
     const endpoint = `mcp:${tool.name}`
+    if (!prepared.ok && prepared.problem.status === 400)
+      throw new McpError(ErrorCode.InvalidParams, prepared.problem.detail, prepared.problem.extra)
     if (!prepared.ok) {
       countHit(ctx, env, request, endpoint, 'rejected')
       // A filter that matches nothing: a tool error the model can read, with the valid values; no charge.

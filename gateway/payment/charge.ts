@@ -53,7 +53,7 @@ export async function issueChallenge(
   return { id: await challengeId(config.hmacSecret, fields), ...fields, description }
 }
 
-export type Settlement = { ok: true; receipt: Receipt; replayed: boolean } | { ok: false; refusal: Refusal }
+export type Settlement = { ok: true; receipt: Receipt } | { ok: false; refusal: Refusal }
 
 export interface Ledger {
   settle(

@@ -1,8 +1,8 @@
 /**
  * The payment ledger: one Durable Object per challenge id, the single place where a challenge is
- * claimed and settled. Durable Objects run one at a time per id, so the claim is atomic; copies
- * of the same credential arriving together share one settlement, and a different credential for
- * a claimed challenge is refused.
+ * claimed and settled. Durable Objects run one at a time per id, so the claim is atomic. A
+ * credential is accepted once: copies arriving together wait for the one settlement and are then
+ * refused, as is any later replay or a different credential for a claimed challenge.
  */
 import { DurableObject } from 'cloudflare:workers'
 import { createPaymentIntent, type ProcessorConfig, type ProcessorOutcome } from './processor.js'
@@ -21,7 +21,7 @@ export interface SettleInput {
 }
 
 export type SettleResult =
-  | { ok: true; receipt: Receipt; replayed: boolean }
+  | { ok: true; receipt: Receipt }
   | { ok: false; reason: 'used' | 'declined' | 'requires_action' | 'unavailable'; detail: string }
 
 interface LedgerRecord {
@@ -39,7 +39,9 @@ export class PaymentLedger extends DurableObject {
   settle(input: SettleInput): Promise<SettleResult> {
     // Decided synchronously, before any await, so concurrent calls cannot both start a charge.
     if (this.inflight)
-      return this.inflight.digest === input.credentialDigest ? this.inflight.result : Promise.resolve(used())
+      return this.inflight.digest === input.credentialDigest
+        ? this.inflight.result.then((r) => (r.ok ? alreadyAccepted(r.receipt) : r))
+        : Promise.resolve(used())
     const result = this.decide(input).finally(() => {
       this.inflight = undefined
     })
@@ -51,8 +53,7 @@ export class PaymentLedger extends DurableObject {
     const record = await this.ctx.storage.get<LedgerRecord>('record')
     if (record) {
       if (record.credentialDigest !== input.credentialDigest) return used()
-      if (record.state === 'settled' && record.receipt)
-        return { ok: true, receipt: record.receipt, replayed: true }
+      if (record.state === 'settled' && record.receipt) return alreadyAccepted(record.receipt)
       if (record.state === 'refused' && record.refusal) return record.refusal
       // 'pending': the processor's answer was lost; the same idempotency key makes a retry safe.
     } else {
@@ -81,7 +82,7 @@ export class PaymentLedger extends DurableObject {
         state: 'settled',
         receipt,
       })
-      return { ok: true, receipt, replayed: false }
+      return { ok: true, receipt }
     }
     const refusal: SettleResult =
       outcome.kind === 'requires_action'
@@ -101,6 +102,14 @@ export class PaymentLedger extends DurableObject {
 
   override async alarm(): Promise<void> {
     await this.ctx.storage.deleteAll()
+  }
+}
+
+function alreadyAccepted(receipt: Receipt): SettleResult {
+  return {
+    ok: false,
+    reason: 'used',
+    detail: `this credential was already accepted (PaymentIntent ${receipt.reference} at ${receipt.timestamp}); a credential pays for one response`,
   }
 }
 

@@ -12,6 +12,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string
     processorUrl: string
+    /** The service's state directory (holds the local HMAC secret, for forging tests). */
+    stateDir: string
   }
 }
 
@@ -27,6 +29,7 @@ export default async function setup(project: TestProject) {
   })
   project.provide('baseUrl', service.url)
   project.provide('processorUrl', service.processor.url)
+  project.provide('stateDir', stateDir)
   return async () => {
     await service.stop()
     await rm(stateDir, { recursive: true, force: true })

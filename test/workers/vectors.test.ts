@@ -7,7 +7,11 @@ import { AuthParamsError } from '../../gateway/payment/auth-params.js'
 import { decodeText, EncodingError, encodeText } from '../../gateway/payment/base64url.js'
 import { type Challenge, formatChallenge, parseChallenge } from '../../gateway/payment/challenge.js'
 import { challengeId } from '../../gateway/payment/challenge-id.js'
-import { formatAuthorization, MalformedCredential, parseAuthorization } from '../../gateway/payment/credential.js'
+import {
+  formatAuthorization,
+  MalformedCredential,
+  parseAuthorization,
+} from '../../gateway/payment/credential.js'
 import { canonicalize } from '../../gateway/payment/jcs.js'
 import authorization from '../fixtures/mpp/authorization.json'
 import base64url from '../fixtures/mpp/base64url.json'
@@ -23,7 +27,8 @@ interface Scenario {
 }
 
 /** Scenarios meant for every SDK or for the TypeScript adapter. */
-const ours = (scenarios: Scenario[]) => scenarios.filter((s) => !s.adapters || s.adapters.includes('typescript'))
+const ours = (scenarios: Scenario[]) =>
+  scenarios.filter((s) => !s.adapters || s.adapters.includes('typescript'))
 const wire = (s: Scenario) => {
   const w = s.wire as string | { prefix: string; repeat: string; count: number }
   return typeof w === 'string' ? w : `${w.prefix}${w.repeat.repeat(w.count)}`
@@ -59,9 +64,12 @@ describe('WWW-Authenticate vectors', () => {
       if (format === true && object) {
         const reparsed = parseChallenge(formatChallenge(toChallenge(object)))
         expect({ ...reparsed.challenge, request: reparsed.request }).toEqual(object)
-        expect(parseChallenge(formatChallenge(toChallenge(object))).challenge).toEqual(parseChallenge(wire(s)).challenge)
+        expect(parseChallenge(formatChallenge(toChallenge(object))).challenge).toEqual(
+          parseChallenge(wire(s)).challenge,
+        )
       }
-      if (typeof format === 'object' && object) expect(() => formatChallenge(toChallenge(object))).toThrow(AuthParamsError)
+      if (typeof format === 'object' && object)
+        expect(() => formatChallenge(toChallenge(object))).toThrow(AuthParamsError)
       if (roundtrip === true && object) expect(formatChallenge(toChallenge(object))).toBe(wire(s))
     })
   }
@@ -71,7 +79,9 @@ describe('Authorization vectors', () => {
   for (const s of ours(authorization.scenarios as Scenario[])) {
     it(`behavior: ${s.name}`, () => {
       const { parse, format } = s.tests ?? {}
-      const object = s.object as { challenge: Record<string, unknown>; payload: Record<string, unknown> } | undefined
+      const object = s.object as
+        | { challenge: Record<string, unknown>; payload: Record<string, unknown> }
+        | undefined
       const decoded = (c: ReturnType<typeof parseAuthorization>) => ({
         ...c,
         challenge: { ...c.challenge, request: JSON.parse(decodeText(c.challenge.request as string)) },

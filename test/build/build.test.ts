@@ -1,0 +1,142 @@
+/**
+ * The build on real content and on broken copies of it: determinism, content hashing, the grouped
+ * report, the inventory derived from files.
+ */
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { parse, stringify } from 'yaml'
+import { build } from '../../build/index.js'
+import { BuildFailed } from '../../build/issues.js'
+import { LOCAL_URLS } from '../../schema/config.js'
+import type { BundleManifest } from '../../schema/datasets.js'
+import { PHASES } from '../../schema/vocabulary.js'
+
+const temps: string[] = []
+async function temp() {
+  const dir = await mkdtemp(join(tmpdir(), 'rpi-build-'))
+  temps.push(dir)
+  return dir
+}
+afterAll(() => Promise.all(temps.map((d) => rm(d, { recursive: true, force: true }))))
+
+async function copyOfContent() {
+  const dir = await temp()
+  await cp('content', dir, { recursive: true })
+  return dir
+}
+
+const buildInto = async (contentDir = 'content') => {
+  const outDir = await temp()
+  const result = await build({ contentDir, outDir, urls: LOCAL_URLS })
+  return { outDir, files: result.files }
+}
+
+const manifestOf = (files: Map<string, string>) =>
+  JSON.parse(files.get('private/manifest.json') as string) as BundleManifest
+
+describe('build', () => {
+  it('behavior: two builds of the same content give byte-identical files', async () => {
+    const a = await buildInto()
+    const b = await buildInto()
+    expect([...a.files.keys()].sort()).toEqual([...b.files.keys()].sort())
+    for (const [path, text] of a.files) expect(b.files.get(path), path).toBe(text)
+    expect(await readFile(join(a.outDir, 'public/openapi.json'), 'utf8')).toBe(
+      a.files.get('public/openapi.json'),
+    )
+  })
+
+  it('behavior: changing one paid rule changes only the bundles that contain it', async () => {
+    const before = manifestOf((await buildInto()).files)
+    const dir = await copyOfContent()
+    const rules = (await import('node:fs/promises')).readdir(join(dir, 'rules'))
+    let target = ''
+    for (const file of await rules) {
+      const rule = parse(await readFile(join(dir, 'rules', file), 'utf8'))
+      if (rule.kind === 'paid') {
+        rule.rule = `${rule.rule} (edited)`
+        await writeFile(join(dir, 'rules', file), stringify(rule))
+        target = file
+        break
+      }
+    }
+    expect(target).not.toBe('')
+    const after = manifestOf((await buildInto(dir)).files)
+    const changed = Object.keys(before.bundles).filter(
+      (name) =>
+        before.bundles[name as keyof BundleManifest['bundles']].sha256 !==
+        after.bundles[name as keyof BundleManifest['bundles']].sha256,
+    )
+    expect(changed).toEqual(['lessons'])
+  })
+
+  it('behavior: paid bundles are written outside the public file set', async () => {
+    const { files } = await buildInto()
+    const manifest = manifestOf(files)
+    for (const entry of Object.values(manifest.bundles)) {
+      expect(files.has(entry.file)).toBe(true)
+      expect(entry.file.startsWith(entry.access === 'paid' ? 'private/' : 'public/')).toBe(true)
+    }
+  })
+
+  it('behavior: the inventory is derived from the files', async () => {
+    const { files } = await buildInto()
+    const agents = JSON.parse(files.get('public/agents.json') as string)
+    const catalogue = JSON.parse(files.get(manifestOf(files).bundles.catalogue.file) as string)
+    expect(agents.inventory).toEqual(catalogue.inventory)
+    expect(agents.inventory).toMatchObject({ total: 26, free: 2, paid: 24, playbooks: 2, checklistItems: 34 })
+    expect(agents.inventory.phases).toEqual(PHASES.map((p) => p.name))
+    for (const topic of ['retry', 'deploy', 'cache', 'verify', 'metadata', 'config', 'dns', 'preflight']) {
+      const t = catalogue.topics.find((x: { tag: string }) => x.tag === topic)
+      expect(t?.rules, topic).toBeGreaterThan(0)
+    }
+  })
+
+  it('error: broken content fails once with a report grouped by file', async () => {
+    const dir = await copyOfContent()
+    const [first, second] = (await (await import('node:fs/promises')).readdir(join(dir, 'rules'))).sort()
+    const a = parse(await readFile(join(dir, 'rules', first as string), 'utf8'))
+    a.phase = 'part-nine'
+    a.tags = ['retry', 'not-a-topic']
+    a.why.label = 'GUESSED'
+    await writeFile(join(dir, 'rules', first as string), stringify(a))
+    const b = parse(await readFile(join(dir, 'rules', second as string), 'utf8'))
+    delete b.incident.postmortem_url
+    b.rule = `${b.rule} [SPECULATION]`
+    await writeFile(join(dir, 'rules', second as string), stringify(b))
+    const error = await build({ contentDir: dir, outDir: await temp(), urls: LOCAL_URLS }).then(
+      () => null,
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(BuildFailed)
+    const report = (error as BuildFailed).message
+    expect(report).toMatch(/^Build failed: \d+ problem\(s\) in \d+ file\(s\)\./)
+    const sectionA = report.slice(report.indexOf(`rules/${first}`))
+    expect(sectionA).toMatch(/phase: .*allowed: .*"three-laws"/)
+    expect(sectionA).toMatch(/why\.label: .*allowed: .*"REPORTED"/)
+    const sectionB = report.slice(report.indexOf(`rules/${second}`))
+    expect(sectionB).toMatch(/incident\.postmortem_url: /)
+    expect(sectionB).toMatch(/rule: unknown evidence label \[SPECULATION\]/)
+    // Each file appears once as a heading, with its problems beneath it.
+    expect(report.split('\n').filter((l) => l === `rules/${first}`)).toHaveLength(1)
+  })
+
+  it('error: a published price missing from its quote is refused', async () => {
+    const dir = await copyOfContent()
+    const rows = await (await import('node:fs/promises')).readdir(join(dir, 'pricing/rows'))
+    for (const file of rows) {
+      const row = parse(await readFile(join(dir, 'pricing/rows', file), 'utf8'))
+      if (row.unit_price_usd === null) continue
+      row.unit_price_usd = row.unit_price_usd + 1234.5
+      await writeFile(join(dir, 'pricing/rows', file), stringify(row))
+      const error = (await build({ contentDir: dir, outDir: await temp(), urls: LOCAL_URLS }).catch(
+        (e) => e,
+      )) as Error
+      expect(error.message).toContain(`pricing/rows/${file}`)
+      expect(error.message).toMatch(/unit_price_usd: price .* does not appear in the quote/)
+      return
+    }
+    throw new Error('no priced row to break')
+  })
+})

@@ -1,0 +1,106 @@
+/**
+ * The discovery documents against SPEC.md, field by field, and against each other.
+ */
+
+import { mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { build } from '../../build/index.js'
+import { LOCAL_URLS } from '../../schema/config.js'
+import { MCP_TOOLS } from '../../schema/mcp-tools.js'
+import { ROUTES } from '../../schema/routes.js'
+
+const { files } = await build({
+  contentDir: 'content',
+  outDir: await mkdtemp(join(tmpdir(), 'rpi-disc-')),
+  urls: LOCAL_URLS,
+})
+const json = (path: string) => JSON.parse(files.get(path) as string)
+
+describe('agents.json', () => {
+  const agents = json('public/agents.json')
+  it('behavior: has the fields of SPEC.md', () => {
+    for (const field of [
+      'name',
+      'version',
+      'publisher',
+      'description',
+      'inventory',
+      'pricing',
+      'endpoints',
+      'topics_example',
+      'contact',
+    ])
+      expect(agents, field).toHaveProperty(field)
+    expect(agents.version).toBe('2.3.0')
+    expect(Object.keys(agents.inventory).sort()).toEqual([
+      'checklistItems',
+      'free',
+      'paid',
+      'phases',
+      'playbooks',
+      'total',
+    ])
+    expect(Object.keys(agents.pricing).sort()).toEqual(['catalogue', 'paid', 'preview'])
+    expect(agents.pricing.paid).toMatch(/0\.50 USD/)
+    expect(Array.isArray(agents.topics_example)).toBe(true)
+  })
+  it('behavior: every route has an endpoint string with method, path and parameters', () => {
+    for (const route of ROUTES) {
+      const text = agents.endpoints[route.name] as string
+      expect(text.startsWith(`${route.method} ${route.path}`)).toBe(true)
+      for (const p of route.params) expect(text).toContain(`${p.name}=`)
+    }
+  })
+  it('behavior: the well-known copy is the same bytes', () => {
+    expect(files.get('public/.well-known/agents.json')).toBe(files.get('public/agents.json'))
+  })
+})
+
+describe('openapi.json', () => {
+  const api = json('public/openapi.json')
+  it('behavior: OpenAPI 3.1.0, version 2.3.0, under 64 KB', () => {
+    expect(api.openapi).toBe('3.1.0')
+    expect(api.info.version).toBe('2.3.0')
+    expect(Buffer.byteLength(files.get('public/openapi.json') as string)).toBeLessThan(64 * 1024)
+  })
+  it('behavior: every path of the route table, paid ones with an offer and a 402', () => {
+    for (const route of ROUTES) {
+      const op = api.paths[route.path]?.[route.method.toLowerCase()]
+      expect(op, route.path).toBeTruthy()
+      if (route.access === 'paid') {
+        expect(op['x-payment-info'].offers).toEqual([
+          { amount: '50', currency: 'usd', description: route.summary, intent: 'charge', method: 'stripe' },
+        ])
+        expect(op.responses['402']).toBeTruthy()
+      } else expect(op['x-payment-info']).toBeUndefined()
+      if (route.access === 'retired') {
+        expect(op.deprecated).toBe(true)
+        expect(op.responses['410']).toBeTruthy()
+      }
+    }
+  })
+})
+
+describe('MCP server card', () => {
+  const card = json('public/.well-known/mcp.json')
+  it('behavior: names transport, endpoint, capabilities, instructions and the five tools', () => {
+    expect(card.transport).toEqual({ type: 'streamable-http', endpoint: `${LOCAL_URLS.base_url}/mcp` })
+    expect(card.capabilities.experimental.payment.methods.stripe.intents).toEqual(['charge'])
+    expect(card.instructions).toMatch(/org\.paymentauth\/payment-required/)
+    expect(card.tools.map((t: { name: string }) => t.name)).toEqual(MCP_TOOLS.map((t) => t.name))
+  })
+})
+
+describe('llms.txt', () => {
+  const text = files.get('public/llms.txt') as string
+  it('behavior: llmstxt.org shape: one H1, a blockquote, H2 link lists', () => {
+    const lines = text.split('\n')
+    expect(lines[0]).toMatch(/^# /)
+    expect(lines.filter((l) => l.startsWith('# '))).toHaveLength(1)
+    expect(lines).toContain('## Optional')
+    expect(text).toMatch(/\n> .+\n/)
+    for (const route of ROUTES.filter((r) => r.access === 'paid')) expect(text).toContain(route.path)
+  })
+})

@@ -1,0 +1,159 @@
+/**
+ * The human pricing page in a real browser: the real content is built, the page is served from
+ * localhost and loaded in Debian's Chromium, and what a reader sees is checked against the build's
+ * own data (never against typed counts). Ends with full-page screenshots in test-results/.
+ */
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type Browser, chromium } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { build } from '../../build/index.js'
+import { LOCAL_URLS } from '../../schema/config.js'
+import type { BundleManifest, ChangesBundle, PricingBundle } from '../../schema/datasets.js'
+import { DATASET_NAME } from '../../schema/pricing-index.js'
+
+const CHROMIUM = '/usr/bin/chromium'
+// The flags known to work headless as root on these machines; without the background-networking
+// ones Chromium tries to reach Google's hosts at start.
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+const SCREENSHOTS = 'test-results'
+
+let outDir = ''
+let server: Server | undefined
+let browser: Browser | undefined
+let pageUrl = ''
+let pricing: PricingBundle
+let changes: ChangesBundle
+
+beforeAll(async () => {
+  outDir = await mkdtemp(join(tmpdir(), 'pricing-page-'))
+  const { files } = await build({ contentDir: 'content', outDir, urls: LOCAL_URLS })
+  const manifest = JSON.parse(files.get('private/manifest.json') as string) as BundleManifest
+  pricing = JSON.parse(files.get(manifest.bundles.pricing.file) as string) as PricingBundle
+  changes = JSON.parse(files.get(manifest.bundles.changes.file) as string) as ChangesBundle
+  const html = files.get('public/pricing/index.html') as string
+  server = createServer((req, res) => {
+    if (req.url === '/pricing/') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      res.end(html)
+    } else {
+      res.writeHead(404, { 'content-type': 'text/plain' })
+      res.end('not found')
+    }
+  })
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
+  pageUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/pricing/`
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()))
+  if (outDir) await rm(outDir, { recursive: true, force: true })
+})
+
+async function openPage(viewport: { width: number; height: number }) {
+  // A missing browser is a broken test machine, not a reason to skip: say how to fix it.
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: run scripts/install-chromium.sh (as root) before the tests`)
+  browser ??= await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+  const context = await browser.newContext({ viewport })
+  const page = await context.newPage()
+  const consoleErrors: string[] = []
+  const requests: string[] = []
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text())
+  })
+  page.on('pageerror', (e) => consoleErrors.push(e.message))
+  page.on('request', (r) => requests.push(r.url()))
+  const response = await page.goto(pageUrl, { waitUntil: 'load' })
+  expect(response?.status()).toBe(200)
+  return { context, page, consoleErrors, requests }
+}
+
+const isLocal = (url: string) => {
+  const u = new URL(url)
+  if (u.protocol === 'data:') return true
+  return u.hostname === '127.0.0.1' || u.hostname === 'localhost' || u.hostname === '[::1]'
+}
+
+describe('pricing page in Chromium', () => {
+  it('shows every row, quote, chart and correction, with no error and no outside request', async () => {
+    const { context, page, consoleErrors, requests } = await openPage({ width: 1280, height: 900 })
+
+    expect(await page.title()).toContain(DATASET_NAME.replace(/^./, (c) => c.toUpperCase()))
+    expect(await page.locator('h1').textContent()).toMatch(/pricing index/i)
+
+    // One chart per category that has rows, inside that category's section, and none elsewhere.
+    const withRows = [...new Set(pricing.rows.map((r) => r.category))]
+    expect(withRows.length).toBeGreaterThan(0)
+    for (const category of withRows)
+      expect(await page.locator(`section#${category} svg.chart`).count()).toBe(1)
+    expect(await page.locator('svg.chart').count()).toBe(withRows.length)
+    for (const category of withRows)
+      expect(await page.locator(`section#${category} svg.chart title`).textContent()).toBeTruthy()
+
+    // The tables hold exactly the bundle's rows, one table row per pricing row.
+    const rowIds = await page.locator('table.rows tbody tr').evaluateAll((trs) => trs.map((tr) => tr.id))
+    expect(rowIds.length).toBe(pricing.rows.length)
+    expect(rowIds.sort()).toEqual(pricing.rows.map((r) => `row-${r.id}`).sort())
+
+    // Every quote appears verbatim, in a blockquote.
+    const quotes = await page
+      .locator('table.rows blockquote')
+      .evaluateAll((bs) => bs.map((b) => b.textContent))
+    for (const row of pricing.rows) expect(quotes, `quote of ${row.id}`).toContain(row.quote)
+
+    // Each correction is listed with its date, product, field and reason.
+    const corrections = await page
+      .locator('table.corrections tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => tr.textContent ?? ''))
+    expect(corrections.length).toBe(changes.corrections.length)
+    for (const c of changes.corrections)
+      expect(
+        corrections.some(
+          (text) =>
+            text.includes(c.date) &&
+            text.includes(c.product) &&
+            text.includes(c.field) &&
+            text.includes(c.why),
+        ),
+        `correction ${c.date} ${c.product} ${c.field}`,
+      ).toBe(true)
+    if (pricing.latest_correction)
+      expect(await page.locator('#corrections').textContent()).toContain(pricing.latest_correction)
+
+    // The crowd section points to the live aggregates instead of embedding numbers.
+    expect(await page.locator('#crowd a[href="/v1/pricing/aggregates"]').count()).toBe(1)
+    expect(await page.locator('script').count()).toBe(0)
+
+    expect(consoleErrors).toEqual([])
+    expect(requests.filter((u) => !isLocal(u))).toEqual([])
+
+    await mkdir(SCREENSHOTS, { recursive: true })
+    await page.screenshot({ path: join(SCREENSHOTS, 'pricing-page.png'), fullPage: true })
+    await context.close()
+  })
+
+  it('fits a phone screen without sideways scrolling', async () => {
+    const { context, page, consoleErrors } = await openPage({ width: 390, height: 844 })
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+    expect(overflow).toBeLessThanOrEqual(0)
+    expect(consoleErrors).toEqual([])
+    await mkdir(SCREENSHOTS, { recursive: true })
+    await page.screenshot({ path: join(SCREENSHOTS, 'pricing-page-phone.png'), fullPage: true })
+    await context.close()
+  })
+})

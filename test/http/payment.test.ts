@@ -1,0 +1,263 @@
+/**
+ * The 402 flow over HTTP against the running service: challenge, settlement, receipt, and every
+ * refusal of the draft's table, each with no payload and no extra charge.
+ */
+import { Challenge, Credential } from 'mppx'
+import { describe, expect, it } from 'vitest'
+import {
+  authorization,
+  base,
+  challengeFrom,
+  decodeReceipt,
+  get,
+  hmacSecret,
+  PAID_PATHS,
+  payOnce,
+  processorLedger,
+  token,
+} from '../support/service.js'
+
+const PROBLEMS = 'https://paymentauth.org/problems/'
+
+async function expectRefusal(response: Response, problem: string) {
+  expect(response.status).toBe(402)
+  expect(response.headers.get('cache-control')).toBe('no-store')
+  expect(response.headers.get('payment-receipt')).toBeNull()
+  const body = (await response.json()) as Record<string, unknown>
+  expect(body.type).toBe(`${PROBLEMS}${problem}`)
+  // A refusal carries a fresh challenge and never any part of the payload.
+  expect(response.headers.get('www-authenticate')).toMatch(/^Payment /)
+  expect(body.challengeId).toBe(challengeFrom(response).id)
+  for (const key of ['rules', 'playbooks', 'checklist', 'rows', 'corrections'])
+    expect(body).not.toHaveProperty(key)
+  return body
+}
+
+describe('unpaid calls', () => {
+  for (const path of PAID_PATHS)
+    it(`behavior: ${path} answers 402 with a Payment challenge`, async () => {
+      const r = await get(path)
+      expect(r.status).toBe(402)
+      expect(r.headers.get('content-type')).toBe('application/json')
+      expect(r.headers.get('cache-control')).toBe('no-store')
+      const challenge = challengeFrom(r)
+      expect(challenge).toMatchObject({ method: 'stripe', intent: 'charge', realm: new URL(base()).host })
+      expect(challenge.request).toMatchObject({
+        amount: '50',
+        currency: 'usd',
+        methodDetails: { paymentMethodTypes: ['card'] },
+      })
+      const ttl = Date.parse(challenge.expires as string) - Date.now()
+      expect(ttl).toBeGreaterThan(4 * 60_000)
+      expect(ttl).toBeLessThanOrEqual(5 * 60_000)
+      const body = (await r.json()) as Record<string, unknown>
+      expect(body).toEqual({
+        type: `${PROBLEMS}payment-required`,
+        title: 'Payment Required',
+        status: 402,
+        detail: expect.any(String),
+        challengeId: challenge.id,
+      })
+    })
+})
+
+describe('paid calls', () => {
+  it('behavior: a paid credential gets the payload, a receipt and Cache-Control private', async () => {
+    const { paid, challenge } = await payOnce('/v1/fde-lessons?topic=retry')
+    expect(paid.status).toBe(200)
+    expect(paid.headers.get('cache-control')).toBe('private')
+    const receipt = decodeReceipt(paid.headers.get('payment-receipt'))
+    expect(receipt).toMatchObject({ status: 'success', method: 'stripe', challengeId: challenge.id })
+    expect(receipt.reference).toMatch(/^pi_/)
+    const body = (await paid.json()) as { rules: { tags: string[] }[]; count: number }
+    expect(body.count).toBe(body.rules.length)
+    expect(body.rules.length).toBeGreaterThan(0)
+    for (const rule of body.rules) expect(rule.tags).toContain('retry')
+  })
+
+  it('behavior: the receipt reference is the PaymentIntent the processor created for the token', async () => {
+    const { paid, spt } = await payOnce('/v1/fde-playbooks')
+    const receipt = decodeReceipt(paid.headers.get('payment-receipt'))
+    expect((await processorLedger()).succeeded[spt]).toBe(receipt.reference)
+  })
+})
+
+describe('refused credentials', () => {
+  it('error: a replayed credential is refused and not charged again', async () => {
+    const { auth, paid } = await payOnce('/v1/fde-preship-checklist?phase=verifying')
+    expect(paid.status).toBe(200)
+    const before = await processorLedger()
+    await expectRefusal(
+      await get('/v1/fde-preship-checklist?phase=verifying', { headers: { authorization: auth } }),
+      'invalid-challenge',
+    )
+    expect((await processorLedger()).calls).toBe(before.calls)
+  })
+
+  it('error: a second token on an already paid challenge is refused and never charged', async () => {
+    const { challenge, paid } = await payOnce('/v1/pricing')
+    expect(paid.status).toBe(200)
+    const second = token()
+    const r = await get('/v1/pricing', {
+      headers: { authorization: authorization(challenge, { spt: second }) },
+    })
+    await expectRefusal(r, 'invalid-challenge')
+    expect((await processorLedger()).succeeded[second]).toBeUndefined()
+  })
+
+  it('error: a credential for another query or route is refused before any charge', async () => {
+    const challenge = challengeFrom(await get('/v1/fde-lessons?topic=retry'))
+    const before = await processorLedger()
+    for (const other of ['/v1/fde-lessons?topic=deploy', '/v1/fde-lessons', '/v1/fde-playbooks']) {
+      const spt = token()
+      await expectRefusal(
+        await get(other, { headers: { authorization: authorization(challenge, { spt }) } }),
+        'invalid-challenge',
+      )
+    }
+    expect((await processorLedger()).calls).toBe(before.calls)
+  })
+
+  it('behavior: the same query written differently is the same request', async () => {
+    const challenge = challengeFrom(await get('/v1/fde-lessons?topic=retry'))
+    const r = await get('/v1/fde-lessons?topic=RETRY', {
+      headers: { authorization: authorization(challenge, { spt: token() }) },
+    })
+    expect(r.status).toBe(200)
+  })
+
+  it('error: a forged challenge id is refused', async () => {
+    const challenge = challengeFrom(await get('/v1/fde-lessons'))
+    const forged = { ...challenge, id: `${challenge.id.slice(0, -2)}AA` }
+    await expectRefusal(
+      await get('/v1/fde-lessons', { headers: { authorization: authorization(forged, { spt: token() }) } }),
+      'invalid-challenge',
+    )
+  })
+
+  it('error: a tampered amount is refused, signed with our secret or not', async () => {
+    const challenge = challengeFrom(await get('/v1/fde-lessons'))
+    const cheaper = { ...challenge, request: { ...challenge.request, amount: '1' } }
+    await expectRefusal(
+      await get('/v1/fde-lessons', { headers: { authorization: authorization(cheaper, { spt: token() }) } }),
+      'invalid-challenge',
+    )
+    const resigned = Challenge.from({ ...cheaper, secretKey: hmacSecret() } as Parameters<
+      typeof Challenge.from
+    >[0])
+    const before = await processorLedger()
+    await expectRefusal(
+      await get('/v1/fde-lessons', { headers: { authorization: authorization(resigned, { spt: token() }) } }),
+      'invalid-challenge',
+    )
+    expect((await processorLedger()).calls).toBe(before.calls)
+  })
+
+  it('error: an expired challenge is refused as payment-expired', async () => {
+    const challenge = challengeFrom(await get('/v1/fde-lessons'))
+    const { id: _id, ...fields } = challenge
+    const expired = Challenge.from({
+      ...fields,
+      expires: new Date(Date.now() - 1000).toISOString(),
+      secretKey: hmacSecret(),
+    } as Parameters<typeof Challenge.from>[0])
+    await expectRefusal(
+      await get('/v1/fde-lessons', { headers: { authorization: authorization(expired, { spt: token() }) } }),
+      'payment-expired',
+    )
+  })
+
+  it('error: a declined card is refused as verification-failed', async () => {
+    const { paid } = await payOnce('/v1/fde-lessons', token('decline'))
+    await expectRefusal(paid, 'verification-failed')
+  })
+
+  it('error: a card needing 3-D Secure is refused as payment-action-required', async () => {
+    const { paid } = await payOnce('/v1/fde-lessons', token('action'))
+    await expectRefusal(paid, 'payment-action-required')
+  })
+
+  for (const kind of ['timeout', 'error'])
+    it(`error: a processor ${kind} answers 503 with Retry-After and no payload`, async () => {
+      const { paid } = await payOnce('/v1/fde-lessons', token(kind))
+      expect(paid.status).toBe(503)
+      expect(paid.headers.get('retry-after')).toBe('5')
+      expect(paid.headers.get('payment-receipt')).toBeNull()
+      const body = (await paid.json()) as Record<string, unknown>
+      expect(body.type).toBe(`${PROBLEMS}internal-payment-error`)
+      expect(body).not.toHaveProperty('rules')
+    })
+
+  it('error: a malformed credential is refused as malformed-credential', async () => {
+    for (const header of [
+      'Payment !!!not-base64',
+      'Payment e30',
+      `Payment ${Buffer.from('[1]').toString('base64url')}`,
+    ])
+      await expectRefusal(
+        await get('/v1/fde-lessons', { headers: { authorization: header } }),
+        'malformed-credential',
+      )
+  })
+
+  it('error: a payload without a shared payment token is refused as invalid-payload', async () => {
+    const challenge = challengeFrom(await get('/v1/fde-lessons'))
+    const header = Credential.serialize(Credential.from({ challenge, payload: { spt: 'pm_card_visa' } }))
+    await expectRefusal(
+      await get('/v1/fde-lessons', { headers: { authorization: header } }),
+      'invalid-payload',
+    )
+  })
+
+  it('behavior: 50 concurrent copies of one credential settle once and deliver once', async () => {
+    const challenge = challengeFrom(await get('/v1/fde-lessons?topic=cache'))
+    const spt = token()
+    const header = authorization(challenge, { spt })
+    const before = await processorLedger()
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        get('/v1/fde-lessons?topic=cache', { headers: { authorization: header } }),
+      ),
+    )
+    const statuses = responses.map((r) => r.status)
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1)
+    expect(statuses.filter((s) => s === 402)).toHaveLength(49)
+    const after = await processorLedger()
+    expect(after.calls - before.calls).toBe(1)
+    expect(after.succeeded[spt]).toMatch(/^pi_/)
+  })
+})
+
+describe('no charge for a request that cannot succeed', () => {
+  const cases: [string, number][] = [
+    ['/v1/fde-lessons?topic=no-such-topic', 404],
+    ['/v1/fde-lessons?topic=bad%20topic', 400],
+    ['/v1/fde-lessons?colour=blue', 400],
+    ['/v1/fde-lessons?topic=retry&topic=deploy', 400],
+    ['/v1/fde-preship-checklist?phase=part-ix', 400],
+    ['/v1/pricing?category=toasters', 400],
+    ['/v1/pricing/changes?since=2026-13-45', 400],
+    ['/v1/pricing/changes?since=yesterday', 400],
+    ['/v1/pricing/changes?since=2999-01-01', 400],
+  ]
+  for (const [path, status] of cases)
+    it(`error: ${path} answers ${status} before any challenge`, async () => {
+      const r = await get(path)
+      expect(r.status).toBe(status)
+      expect(r.headers.get('www-authenticate')).toBeNull()
+      expect(r.headers.get('content-type')).toBe('application/problem+json')
+      const body = (await r.json()) as Record<string, unknown>
+      expect(body).toMatchObject({ status, title: expect.any(String), detail: expect.any(String) })
+      expect(typeof body.type).toBe('string')
+    })
+
+  it('error: a topic that matches nothing lists the valid topics', async () => {
+    const body = (await (await get('/v1/fde-lessons?topic=no-such-topic')).json()) as { allowed: string[] }
+    const catalogue = (await (await get('/v1/catalogue')).json()) as {
+      topics: { tag: string; rules: number }[]
+    }
+    const withPaidRules = new Set(body.allowed)
+    expect(withPaidRules.has('retry')).toBe(true)
+    for (const tag of body.allowed) expect(catalogue.topics.map((t) => t.tag)).toContain(tag)
+  })
+})

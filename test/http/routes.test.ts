@@ -1,0 +1,134 @@
+/**
+ * Free routes, discovery documents, retired paths and HTTP hygiene (404, 405, HEAD, CORS, ETag)
+ * against the running service.
+ */
+import { describe, expect, it } from 'vitest'
+import { PricingIndexDescriptor } from '../../schema/pricing-index.js'
+import { ROUTES } from '../../schema/routes.js'
+import { base, get } from '../support/service.js'
+
+describe('free data', () => {
+  it('behavior: the catalogue lists every item without paid bodies', async () => {
+    const r = await get('/v1/catalogue')
+    expect(r.status).toBe(200)
+    expect(r.headers.get('content-type')).toContain('application/json')
+    const body = (await r.json()) as Record<string, { id: string }[]> & { inventory: Record<string, number> }
+    expect(body.rules).toHaveLength(body.inventory.total as number)
+    expect(body.checklist).toHaveLength(body.inventory.checklistItems as number)
+    expect(body.playbooks).toHaveLength(body.inventory.playbooks as number)
+    const text = JSON.stringify(body)
+    for (const field of ['"constraint"', '"incident"', '"steps"', '"check"', '"prevents"'])
+      expect(text).not.toContain(field)
+  })
+
+  it('behavior: the preview gives the foundational rules in full, filtered by topic', async () => {
+    const all = (await (await get('/v1/fde-lessons/preview')).json()) as {
+      rules: { tags: string[]; incident: unknown }[]
+    }
+    const catalogue = (await (await get('/v1/catalogue')).json()) as { inventory: { free: number } }
+    expect(all.rules).toHaveLength(catalogue.inventory.free)
+    for (const rule of all.rules) expect(rule.incident).toBeTruthy()
+    const tag = all.rules[0]?.tags[0] as string
+    const filtered = (await (await get(`/v1/fde-lessons/preview?topic=${tag}`)).json()) as {
+      rules: { tags: string[] }[]
+    }
+    for (const rule of filtered.rules) expect(rule.tags).toContain(tag)
+  })
+
+  it('behavior: the pricing index descriptor has exactly the shape of SPEC.md', async () => {
+    const r = await get('/v1/pricing/index')
+    expect(r.status).toBe(200)
+    const body = PricingIndexDescriptor.parse(await r.json())
+    expect(body.contribute.categories).toContain('other')
+    expect(body.paid.endpoint).toBe(`${base()}/v1/pricing`)
+    expect(body.contributions.disclosure_rule).toMatch(/5/)
+  })
+
+  it('behavior: an ETag revalidates to 304', async () => {
+    const first = await get('/v1/catalogue')
+    const etag = first.headers.get('etag') as string
+    expect(etag).toBeTruthy()
+    const second = await get('/v1/catalogue', { headers: { 'if-none-match': etag } })
+    expect(second.status).toBe(304)
+  })
+})
+
+describe('discovery documents', () => {
+  const docs: [string, string][] = [
+    ['/agents.json', 'application/json'],
+    ['/.well-known/agents.json', 'application/json'],
+    ['/.well-known/mcp.json', 'application/json'],
+    ['/openapi.json', 'application/json'],
+    ['/llms.txt', 'text/plain'],
+  ]
+  for (const [path, type] of docs)
+    it(`behavior: ${path} is served as ${type} with CORS`, async () => {
+      const r = await get(path)
+      expect(r.status).toBe(200)
+      expect(r.headers.get('content-type')).toContain(type)
+      expect(r.headers.get('access-control-allow-origin')).toBe('*')
+    })
+
+  it('behavior: both agents.json paths serve the same bytes', async () => {
+    expect(await (await get('/agents.json')).text()).toBe(
+      await (await get('/.well-known/agents.json')).text(),
+    )
+  })
+})
+
+describe('retired feed', () => {
+  for (const path of ['/v1/warn-feed', '/v1/warn-feed/preview', '/v1/warn-feed/status'])
+    it(`behavior: ${path} answers 410 naming the free register, never a challenge`, async () => {
+      const r = await get(path, { headers: { authorization: 'Payment e30' } })
+      expect(r.status).toBe(410)
+      expect(r.headers.get('www-authenticate')).toBeNull()
+      const body = (await r.json()) as {
+        replacement: Record<string, string>
+        withdrawn_on: string
+        status: number
+      }
+      expect(body.status).toBe(410)
+      expect(body.withdrawn_on).toBe('2026-09-18')
+      expect(body.replacement.licence).toBe('Apache-2.0')
+      expect(body.replacement.csv).toMatch(/^https?:\/\/.+\.csv$/)
+    })
+})
+
+describe('HTTP hygiene', () => {
+  it('error: an unknown path is a 404 problem', async () => {
+    const r = await get('/v1/nope')
+    expect(r.status).toBe(404)
+    expect(r.headers.get('content-type')).toBe('application/problem+json')
+  })
+
+  it('error: a wrong method is 405 with Allow', async () => {
+    for (const route of ROUTES.filter((x) => x.path.startsWith('/v1/'))) {
+      const method = route.method === 'GET' ? 'DELETE' : 'PUT'
+      const r = await get(route.path, { method })
+      expect(r.status, `${method} ${route.path}`).toBe(405)
+      expect(r.headers.get('allow')).toContain(route.method)
+    }
+  })
+
+  it('behavior: HEAD answers like GET without a body', async () => {
+    const r = await get('/v1/catalogue', { method: 'HEAD' })
+    expect(r.status).toBe(200)
+    expect(await r.text()).toBe('')
+    const paid = await get('/v1/fde-lessons', { method: 'HEAD' })
+    expect(paid.status).toBe(402)
+    expect(paid.headers.get('www-authenticate')).toMatch(/^Payment /)
+  })
+
+  it('behavior: a CORS preflight allows any origin and the payment headers', async () => {
+    const r = await get('/v1/fde-lessons', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://agent.example', 'access-control-request-method': 'GET' },
+    })
+    expect(r.status).toBe(204)
+    expect(r.headers.get('access-control-allow-origin')).toBe('*')
+    expect(r.headers.get('access-control-allow-headers')).toMatch(/Authorization/)
+    const paid = await get('/v1/fde-lessons')
+    expect(paid.headers.get('access-control-expose-headers')).toMatch(/WWW-Authenticate/)
+    expect(paid.headers.get('access-control-expose-headers')).toMatch(/Payment-Receipt/)
+  })
+})

@@ -1,0 +1,177 @@
+/**
+ * MCP at POST /mcp: the SDK's own client lists and calls the free tools; mppx's McpClient.wrap
+ * pays every paid tool in band; replays and credentials for other arguments are refused.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { McpError } from '@modelcontextprotocol/sdk/types.js'
+import { stripe } from 'mppx/client'
+import { McpClient } from 'mppx/mcp/client'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MCP_TOOLS } from '../../schema/mcp-tools.js'
+import { base, get, processorLedger, token } from '../support/service.js'
+
+const PAYMENT_REQUIRED = 'org.paymentauth/payment-required'
+const CREDENTIAL = 'org.paymentauth/credential'
+const RECEIPT = 'org.paymentauth/receipt'
+
+async function connect() {
+  const c = new Client({ name: 'mcp-test', version: '1.0.0' })
+  await c.connect(new StreamableHTTPClientTransport(new URL(`${base()}/mcp`)))
+  return c
+}
+
+// mppx's McpClient.wrap patches the client it wraps, so the paying client is a separate one.
+let client: Client
+let payer: Client
+beforeAll(async () => {
+  client = await connect()
+  payer = await connect()
+})
+afterAll(async () => {
+  await client.close()
+  await payer.close()
+})
+
+const freeTools = MCP_TOOLS.filter((t) => t.route.access === 'free')
+const paidTools = MCP_TOOLS.filter((t) => t.route.access === 'paid')
+const ARGS: Record<string, Record<string, string>> = {
+  fde_lessons_full: { topic: 'deploy' },
+  fde_playbook: {},
+  fde_preship_checklist: { phase: 'verifying' },
+}
+const argsFor = (name: string) => ARGS[name] ?? {}
+
+describe('MCP server', () => {
+  it('behavior: initialize advertises tools and the payment capability', () => {
+    expect(client.getServerCapabilities()).toMatchObject({
+      tools: {},
+      experimental: { payment: { methods: { stripe: { intents: ['charge'] } } } },
+    })
+  })
+
+  it('behavior: tools/list matches the server card', async () => {
+    const { tools } = await client.listTools()
+    const card = (await (await get('/.well-known/mcp.json')).json()) as {
+      tools: { name: string }[]
+      transport: { endpoint: string }
+    }
+    expect(tools.map((t) => t.name).sort()).toEqual(card.tools.map((t) => t.name).sort())
+    expect(card.transport.endpoint).toBe(`${base()}/mcp`)
+    for (const tool of tools) expect(tool.inputSchema.type).toBe('object')
+  })
+
+  for (const tool of freeTools)
+    it(`behavior: ${tool.name} answers directly with structured content`, async () => {
+      const result = await client.callTool({ name: tool.name, arguments: {} })
+      expect(result.isError).toBeFalsy()
+      expect(result.structuredContent).toBeTruthy()
+      expect(result._meta?.[PAYMENT_REQUIRED]).toBeUndefined()
+    })
+
+  for (const tool of paidTools)
+    it(`behavior: ${tool.name} without a credential returns the challenge in band`, async () => {
+      const result = await client.callTool({ name: tool.name, arguments: argsFor(tool.name) })
+      expect(result.isError).toBe(true)
+      expect(result.structuredContent).toBeUndefined()
+      const required = result._meta?.[PAYMENT_REQUIRED] as {
+        httpStatus: number
+        challenges: Record<string, unknown>[]
+      }
+      expect(required.httpStatus).toBe(402)
+      expect(required.challenges[0]).toMatchObject({
+        method: 'stripe',
+        intent: 'charge',
+        request: { amount: '50', currency: 'usd' },
+      })
+    })
+
+  it('error: an unknown tool and bad arguments are JSON-RPC errors, never a charge', async () => {
+    await expect(client.callTool({ name: 'fde_nope', arguments: {} })).rejects.toThrow(McpError)
+    await expect(
+      client.callTool({ name: 'fde_lessons_full', arguments: { colour: 'blue' } }),
+    ).rejects.toThrow(/unknown parameter/)
+    await expect(
+      client.callTool({ name: 'fde_preship_checklist', arguments: { phase: 'part-ix' } }),
+    ).rejects.toThrow(/unknown phase/)
+  })
+
+  it('error: a filter that matches nothing is a tool error listing the valid values, no challenge', async () => {
+    const result = await client.callTool({ name: 'fde_lessons_full', arguments: { topic: 'no-such-topic' } })
+    expect(result.isError).toBe(true)
+    expect(result._meta?.[PAYMENT_REQUIRED]).toBeUndefined()
+  })
+})
+
+describe('paying over MCP with mppx', () => {
+  const issued: string[] = []
+  const paying = () =>
+    McpClient.wrap(payer, {
+      methods: [
+        stripe({
+          paymentMethod: 'pm_card_visa',
+          createToken: async () => {
+            const spt = token()
+            issued.push(spt)
+            return spt
+          },
+        }),
+      ],
+    })
+
+  for (const tool of paidTools)
+    it(`behavior: McpClient.wrap pays ${tool.name} and gets the receipt`, async () => {
+      const result = await paying().callTool({ name: tool.name, arguments: argsFor(tool.name) })
+      expect(result.isError).toBeFalsy()
+      const receipt = result._meta?.[RECEIPT] as Record<string, string>
+      expect(receipt).toMatchObject({ status: 'success', method: 'stripe', challengeId: expect.any(String) })
+      expect((await processorLedger()).succeeded[issued.at(-1) as string]).toBe(receipt.reference)
+      expect(result.structuredContent).toBeTruthy()
+    })
+
+  async function challengeAndCredential(args: Record<string, string>) {
+    const unpaid = await client.callTool({ name: 'fde_lessons_full', arguments: args })
+    const challenge = (unpaid._meta?.[PAYMENT_REQUIRED] as { challenges: Record<string, unknown>[] })
+      .challenges[0]
+    return { challenge, payload: { spt: token() } }
+  }
+
+  it('error: a replayed MCP credential is refused with -32043 and a fresh challenge', async () => {
+    const credential = await challengeAndCredential({ topic: 'deploy' })
+    const call = () =>
+      client.callTool({
+        name: 'fde_lessons_full',
+        arguments: { topic: 'deploy' },
+        _meta: { [CREDENTIAL]: credential },
+      })
+    const first = await call()
+    expect(first._meta?.[RECEIPT]).toBeTruthy()
+    const before = await processorLedger()
+    const error = await call().then(
+      () => null,
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(McpError)
+    expect((error as McpError).code).toBe(-32043)
+    expect(((error as McpError).data as { challenges: unknown[] }).challenges).toHaveLength(1)
+    expect((await processorLedger()).calls).toBe(before.calls)
+  })
+
+  it('error: a credential for other arguments is refused and not charged', async () => {
+    const credential = await challengeAndCredential({ topic: 'deploy' })
+    const before = await processorLedger()
+    const error = await client
+      .callTool({
+        name: 'fde_lessons_full',
+        arguments: { topic: 'retry' },
+        _meta: { [CREDENTIAL]: credential },
+      })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      )
+    expect((error as McpError).code).toBe(-32043)
+    expect((await processorLedger()).succeeded[credential.payload.spt]).toBeUndefined()
+    expect((await processorLedger()).calls).toBe(before.calls)
+  })
+})

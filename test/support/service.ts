@@ -1,0 +1,61 @@
+/**
+ * Helpers for tests that talk to the running service: addresses, the processor stand-in's
+ * ledger, and building credentials with mppx (an independent implementation of the scheme).
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { Challenge, Credential } from 'mppx'
+import { inject } from 'vitest'
+
+export const base = () => inject('baseUrl')
+export const get = (path: string, init?: RequestInit) => fetch(`${base()}${path}`, init)
+
+let tokens = 0
+/** A fresh stand-in token that pays once; a prefix picks a fault (decline, action, timeout, error). */
+export const token = (kind = 'ok') => `spt_test_${kind}_${process.pid}_${Date.now()}_${tokens++}`
+
+export interface StandinLedger {
+  succeeded: Record<string, string>
+  calls: number
+  replays: number
+}
+
+export async function processorLedger(): Promise<StandinLedger> {
+  return (await fetch(`${inject('processorUrl')}/__standin/ledger`)).json() as Promise<StandinLedger>
+}
+
+/** The local HMAC secret, read from the service's state directory, for forging tests. */
+export const hmacSecret = () => readFileSync(join(inject('stateDir'), 'payment-hmac-secret'), 'utf8').trim()
+
+export function challengeFrom(response: Response) {
+  return Challenge.fromResponse(response)
+}
+
+/** `Authorization: Payment …` paying `challenge` with `spt`. */
+export function authorization(challenge: ReturnType<typeof challengeFrom>, payload: Record<string, unknown>) {
+  return Credential.serialize(Credential.from({ challenge, payload }))
+}
+
+/** Calls `path` unpaid, then pays its challenge with `spt`; returns both responses. */
+export async function payOnce(path: string, spt = token()) {
+  const unpaid = await get(path)
+  const challenge = challengeFrom(unpaid)
+  const auth = authorization(challenge, { spt })
+  const paid = await get(path, { headers: { authorization: auth } })
+  return { unpaid, challenge, auth, paid, spt }
+}
+
+export function decodeReceipt(header: string | null): Record<string, unknown> {
+  if (!header) throw new Error('no Payment-Receipt header')
+  return JSON.parse(Buffer.from(header, 'base64url').toString('utf8'))
+}
+
+export const PAID_PATHS = [
+  '/v1/fde-lessons',
+  '/v1/fde-lessons?topic=retry',
+  '/v1/fde-playbooks',
+  '/v1/fde-preship-checklist?phase=verifying',
+  '/v1/pricing',
+  '/v1/pricing?category=voice-agent',
+  '/v1/pricing/changes?since=2026-01-01',
+]
