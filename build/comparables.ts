@@ -12,7 +12,7 @@ export function comparables(rows: readonly PricingRow[]): Comparable[] {
     const byUnit: Record<string, number[]> = {}
     for (const r of inCategory)
       if (r.unit_price_usd !== null && r.usage_unit !== null)
-        (byUnit[r.usage_unit] ??= []).push(r.unit_price_usd)
+        byUnit[r.usage_unit] = [...(byUnit[r.usage_unit] ?? []), r.unit_price_usd]
     const models: Record<string, number> = {}
     for (const r of inCategory)
       if (r.pricing_model) models[r.pricing_model] = (models[r.pricing_model] ?? 0) + 1

@@ -225,7 +225,8 @@ function checkInlineLabels(file: string, data: unknown, path: string, issues: Bu
         })
     }
   } else if (Array.isArray(data)) {
-    data.forEach((item, i) => checkInlineLabels(file, item, path ? `${path}.${i}` : String(i), issues))
+    for (const [i, item] of data.entries())
+      checkInlineLabels(file, item, path ? `${path}.${i}` : String(i), issues)
   } else if (data && typeof data === 'object') {
     for (const [key, value] of Object.entries(data))
       checkInlineLabels(file, value, path ? `${path}.${key}` : key, issues)

@@ -16,4 +16,4 @@ echo 'install-chromium: /usr/bin/chromium missing; running apt-get update'
 $SUDO apt-get update
 echo 'install-chromium: running apt-get install -y chromium'
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y chromium
-echo "install-chromium: installed $(/usr/bin/chromium --version)"
+echo "install-chromium: installed $(/usr/bin/chromium --version 2>/dev/null)"

@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { type Browser, chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { build } from '../../build/index.js'
+import { pricingPage } from '../../build/pricing-page.js'
 import { LOCAL_URLS } from '../../schema/config.js'
 import type { BundleManifest, ChangesBundle, PricingBundle } from '../../schema/datasets.js'
 import { DATASET_NAME } from '../../schema/pricing-index.js'
@@ -145,6 +146,22 @@ describe('pricing page in Chromium', () => {
     await mkdir(SCREENSHOTS, { recursive: true })
     await page.screenshot({ path: join(SCREENSHOTS, 'pricing-page.png'), fullPage: true })
     await context.close()
+  })
+
+  it('escapes content and is the same on every build', () => {
+    const hostile = {
+      ...(pricing.rows[0] as PricingBundle['rows'][number]),
+      id: 'hostile-row',
+      product: '<img src=x onerror=alert(1)>',
+      quote: '"</blockquote><script>alert(1)</script>',
+      source_url: 'https://vendor.example/?a=1&b="2"',
+    }
+    const html = pricingPage({ ...pricing, rows: [hostile] }, changes)
+    expect(html).not.toContain('<script>')
+    expect(html).not.toContain('<img src=x')
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;')
+    expect(html).toContain('href="https://vendor.example/?a=1&amp;b=&quot;2&quot;"')
+    expect(pricingPage(pricing, changes)).toBe(pricingPage(pricing, changes))
   })
 
   it('fits a phone screen without sideways scrolling', async () => {

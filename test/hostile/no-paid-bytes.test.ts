@@ -74,7 +74,7 @@ const targets = [
 ]
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']
-const FAKE_AUTH = [
+const FAKE_AUTH: Record<string, string>[] = [
   {},
   { authorization: 'Payment' },
   { authorization: 'Bearer paid' },

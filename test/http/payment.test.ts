@@ -142,9 +142,12 @@ describe('refused credentials', () => {
       await get('/v1/fde-lessons', { headers: { authorization: authorization(cheaper, { spt: token() }) } }),
       'invalid-challenge',
     )
-    const resigned = Challenge.from({ ...cheaper, secretKey: hmacSecret() } as Parameters<
+    // Re-signed with the real secret, so only the server's check of the offer itself can refuse it.
+    const { id: _oldId, ...cheaperFields } = cheaper
+    const resigned = Challenge.from({ ...cheaperFields, secretKey: hmacSecret() } as unknown as Parameters<
       typeof Challenge.from
     >[0])
+    expect(resigned.id).not.toBe(challenge.id)
     const before = await processorLedger()
     await expectRefusal(
       await get('/v1/fde-lessons', { headers: { authorization: authorization(resigned, { spt: token() }) } }),
@@ -160,7 +163,7 @@ describe('refused credentials', () => {
       ...fields,
       expires: new Date(Date.now() - 1000).toISOString(),
       secretKey: hmacSecret(),
-    } as Parameters<typeof Challenge.from>[0])
+    } as unknown as Parameters<typeof Challenge.from>[0])
     await expectRefusal(
       await get('/v1/fde-lessons', { headers: { authorization: authorization(expired, { spt: token() }) } }),
       'payment-expired',

@@ -131,8 +131,9 @@ describe('paying over MCP with mppx', () => {
 
   async function challengeAndCredential(args: Record<string, string>) {
     const unpaid = await client.callTool({ name: 'fde_lessons_full', arguments: args })
-    const challenge = (unpaid._meta?.[PAYMENT_REQUIRED] as { challenges: Record<string, unknown>[] })
-      .challenges[0]
+    const required = unpaid._meta?.[PAYMENT_REQUIRED] as { challenges: Record<string, unknown>[] } | undefined
+    if (!required) throw new Error('expected an in-band payment challenge')
+    const challenge = required.challenges[0]
     return { challenge, payload: { spt: token() } }
   }
 

@@ -1,0 +1,27 @@
+/**
+ * How prices and null reasons are written on the human page. No locale data, so the output is the
+ * same on every machine.
+ */
+import type { PricingRow } from '../schema/content.js'
+
+/** $5, $4.50, $0.99, $0.014, $1,000: whole dollars bare, cents always two digits, more only if set. */
+export function formatUsd(value: number): string {
+  const fixed = Number.isInteger(value) ? String(value) : trimZeros(value.toFixed(6))
+  const [whole = '0', cents] = fixed.split('.')
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+  return cents === undefined ? `$${grouped}` : `$${grouped}.${cents.padEnd(2, '0')}`
+}
+
+function trimZeros(fixed: string): string {
+  return fixed.replace(/0+$/, '').replace(/\.$/, '')
+}
+
+/** The words a reader sees for a row with no price: the absence is the finding. */
+export function nullReasonText(reason: PricingRow['null_reason']): string {
+  return reason === 'sales-gated' ? 'sales call' : 'not published'
+}
+
+/** "per resolution", "per 1M input tokens (…)": the unit a unit price is charged in. */
+export function perUnit(unit: string | null): string {
+  return unit ? `per ${unit}` : 'per unit'
+}

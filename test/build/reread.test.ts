@@ -1,0 +1,153 @@
+/**
+ * The monthly re-read against a local fixture server: one page keeps its quote (inside tags and
+ * extra white space), one changed it, one is gone; and a closed port is unreachable. Sample rows
+ * are built here, never read from content/.
+ */
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  htmlToText,
+  type RereadResult,
+  renderReport,
+  rereadRow,
+  rewriteOrigin,
+  summaryLines,
+  USER_AGENT,
+  undiciFetcher,
+} from '../../build/reread.js'
+import { PricingRow } from '../../schema/content.js'
+
+const TODAY = '2026-12-01'
+
+function row(id: string, path: string, quote: string, product = 'Sample Agent'): PricingRow {
+  return PricingRow.parse({
+    id,
+    product,
+    vendor: 'Vendor Example',
+    category: 'support-agent',
+    pricing_model: 'per-outcome',
+    entry_usd_month: null,
+    unit_price_usd: 0.99,
+    usage_unit: 'resolution',
+    null_reason: null,
+    sales_gated: false,
+    quote,
+    source_url: `https://vendor.example${path}`,
+    read_on: '2026-11-22',
+    read_from: 'vendor-page',
+  })
+}
+
+const kept = row(
+  'kept-row',
+  '/pricing/kept?plan=pro',
+  'Sample Agent is priced at $0.99 per resolution (USD).',
+)
+const changed = row('changed-row', '/pricing/changed', 'Helper Bot costs $2 per conversation.', 'Helper Bot')
+const dropped = row('dropped-row', '/pricing/gone', 'Old Agent costs $5 per task.')
+
+const PAGES: Record<string, string> = {
+  // The quote split across inline tags, an entity, line breaks and runs of spaces.
+  '/pricing/kept?plan=pro': `<!doctype html><html><head><title>Pricing</title><style>p{color:red}</style></head>
+<body><main><p>
+  <strong>Sample   Agent</strong> is priced at
+  <span class="price">$0.99</span>&nbsp;per
+     resolution (USD).</p><script>var x = "not text"</script></main></body></html>`,
+  '/pricing/changed': `<html><body><h1>Helper Bot pricing</h1>
+<table><tr><td>Helper Bot</td><td>$3.50 per conversation</td></tr></table></body></html>`,
+}
+
+let server: Server
+let origin = ''
+const userAgents: string[] = []
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    userAgents.push(String(req.headers['user-agent']))
+    if (req.url === '/moved') {
+      res.writeHead(302, { location: '/pricing/kept?plan=pro' })
+      res.end()
+      return
+    }
+    const page = PAGES[req.url ?? '']
+    res.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' })
+    res.end(page ?? '<h1>Not found</h1>')
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+
+describe('re-read', () => {
+  it('sorts rows into kept, changed and dropped, and reports each', async () => {
+    const fetcher = undiciFetcher({ origin })
+    const results: RereadResult[] = []
+    for (const r of [kept, changed, dropped]) results.push(await rereadRow(r, fetcher, { today: TODAY }))
+    await fetcher.close()
+
+    const byId = Object.fromEntries(results.map((r) => [r.id, r]))
+    expect(byId['kept-row']).toMatchObject({
+      status: 'kept',
+      http_status: 200,
+      match: 'exact',
+      correction: null,
+    })
+    expect(byId['kept-row']?.fetched_url).toBe(`${origin}/pricing/kept?plan=pro`)
+    expect(byId['changed-row']).toMatchObject({
+      status: 'changed',
+      http_status: 200,
+      correction: {
+        date: TODAY,
+        product: 'changed-row',
+        field: 'quote',
+        from: changed.quote,
+        to: null,
+        why: 'quote no longer on page; re-read needed',
+      },
+    })
+    // The new price is offered as a hint only.
+    expect(byId['changed-row']?.hints.join(' ')).toContain('$3.50 per conversation')
+    expect(byId['dropped-row']).toMatchObject({ status: 'dropped', http_status: 404 })
+    expect(userAgents.every((ua) => ua === USER_AGENT)).toBe(true)
+
+    const report = renderReport(results, { date: TODAY, origin })
+    expect(report).toContain('3 rows: 1 kept, 1 changed, 1 dropped, 0 unreachable.')
+    for (const id of ['kept-row', 'changed-row', 'dropped-row']) expect(report).toContain(id)
+    expect(report).toMatch(
+      /## Changed[\s\S]*changed-row[\s\S]*## Dropped[\s\S]*dropped-row[\s\S]*## Kept[\s\S]*kept-row/,
+    )
+    expect(report).toMatch(/why: "?quote no longer on page; re-read needed"?/)
+    expect(report).toContain('$3.50 per conversation')
+    expect(summaryLines(results).at(-1)).toBe('3 rows: 1 kept, 1 changed, 1 dropped, 0 unreachable')
+  })
+
+  it('follows a redirect to the page that keeps the quote', async () => {
+    const fetcher = undiciFetcher({ origin })
+    const result = await rereadRow({ ...kept, source_url: 'https://vendor.example/moved' }, fetcher)
+    await fetcher.close()
+    expect(result).toMatchObject({ status: 'kept', http_status: 200 })
+  })
+
+  it('calls a closed port unreachable', async () => {
+    // A port that was free a moment ago and has nothing listening now.
+    const probe = createServer()
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+    const port = (probe.address() as AddressInfo).port
+    await new Promise<void>((resolve) => probe.close(() => resolve()))
+    const fetcher = undiciFetcher({ origin: `http://127.0.0.1:${port}`, timeoutMs: 2_000 })
+    const result = await rereadRow(kept, fetcher, { today: TODAY })
+    await fetcher.close()
+    expect(result).toMatchObject({ status: 'unreachable', http_status: null, correction: null })
+    expect(result.detail).toMatch(/ECONNREFUSED|request failed/)
+    expect(renderReport([result], { date: TODAY })).toContain('## Unreachable')
+  })
+
+  it('rewrites only the origin and strips markup to text', () => {
+    expect(rewriteOrigin('https://vendor.example/a/b?c=1', 'http://127.0.0.1:9')).toBe(
+      'http://127.0.0.1:9/a/b?c=1',
+    )
+    expect(htmlToText('<p>a&amp;b</p><p>c&#36;1&lt;</p>')).toBe('a&b c$1<')
+  })
+})
