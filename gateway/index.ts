@@ -3,6 +3,7 @@
  * the retired feed's 410s; the submissions Worker answers submit, aggregates and stats.
  */
 import { type IRequest, Router } from 'itty-router'
+import type { Outcome } from '../schema/routes.js'
 import { ROUTES, type Route } from '../schema/routes.js'
 import { paymentConfig } from './config.js'
 import { PREPARE } from './datasets/prepare.js'
@@ -17,7 +18,7 @@ import { requirePayment } from './payment/http.js'
 import { receiptHeader } from './payment/receipt.js'
 import { pricingIndex } from './pricing-index.js'
 import { retiredFeed } from './retired.js'
-import { countHit, type Outcome } from './stats.js'
+import { countHit } from './stats.js'
 
 export { PaymentLedger } from './payment/ledger.js'
 
@@ -76,7 +77,12 @@ function done(
 }
 
 const staticFile: Handler = (req, env) => env.ASSETS.fetch(new Request(req.url, { headers: req.headers }))
-const forwardToSubmissions: Handler = (req, env) => env.SUBMISSIONS.fetch(req as unknown as Request)
+function forwardToSubmissions(route: Route): Handler {
+  return async (req, env, ctx) => {
+    const response = await env.SUBMISSIONS.fetch(req as unknown as Request)
+    return done(ctx, env, req, route, response.ok ? 'free' : 'rejected', response)
+  }
+}
 
 function handlerFor(route: Route): Handler {
   if (route.access === 'retired')
@@ -96,7 +102,7 @@ function handlerFor(route: Route): Handler {
     case 'submit':
     case 'aggregates':
     case 'stats':
-      return forwardToSubmissions
+      return forwardToSubmissions(route)
     case 'mcp':
       return (req, env, ctx) => handleMcp(req as unknown as Request, env, ctx)
     default:

@@ -2,9 +2,9 @@
  * Usage counters, written off the request path (after the response) to the submissions Worker.
  * Directional only: the client class is whatever the User-Agent says.
  */
-import type { Env } from './env.js'
 
-export type Outcome = 'free' | 'challenged' | 'paid' | 'refused' | 'rejected' | 'retired'
+import type { Outcome } from '../schema/routes.js'
+import type { Env } from './env.js'
 
 const CLIENT_CLASSES: readonly [RegExp, string][] = [
   [/mppx/i, 'mppx'],

@@ -235,3 +235,7 @@ export function routeByName(name: string): Route {
   if (!route) throw new Error(`no route named ${name}`)
   return route
 }
+
+/** How a request ended, for the usage counters (GET /v1/stats). */
+export const OUTCOMES = ['free', 'challenged', 'paid', 'refused', 'rejected', 'retired'] as const
+export type Outcome = (typeof OUTCOMES)[number]

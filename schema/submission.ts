@@ -49,4 +49,4 @@ export const Contributions = z.strictObject({
 })
 export type Contributions = z.infer<typeof Contributions>
 
-export const DISCLOSURE_RULE = `Only category medians are published, and only once a category has ${DISCLOSURE_THRESHOLD} or more submissions; below that its medians are null. Individual submissions and email addresses are never returned.`
+export const DISCLOSURE_RULE = `Only category medians are published, and only once a category has ${DISCLOSURE_THRESHOLD} or more submissions and the price has ${DISCLOSURE_THRESHOLD} or more values; below that the median is null and the pricing-model counts are withheld. A median of an even count is the mean of the two middle values. Individual submissions and email addresses are never returned.`

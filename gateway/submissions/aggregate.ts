@@ -1,0 +1,206 @@
+/**
+ * Writing submissions and reading their aggregates: the SQL and the functions, exported so that a
+ * benchmark can seed a million rows the same way the Worker writes one.
+ *
+ * Fast at a million rows because nothing scans the table: counts live in category_counts (kept in
+ * step by the same atomic batch as each insert), and a median is one index walk to the middle of
+ * (category, price). Medians are memoised per isolate by the count they were computed at; rows are
+ * never updated or deleted, so an unchanged count means an unchanged set of values.
+ */
+import {
+  type CategoryAggregate,
+  type Contributions,
+  DISCLOSURE_RULE,
+  DISCLOSURE_THRESHOLD,
+  type Submission,
+} from '../../schema/submission.js'
+import { PRICING_MODELS, SUBMISSION_CATEGORIES } from '../../schema/vocabulary.js'
+import { today } from './seed-sql.js'
+
+export { REBUILD_COUNTS_SQL, syntheticSeedSql, today } from './seed-sql.js'
+
+export const INSERT_SUBMISSION_SQL = `INSERT INTO submissions
+  (received_on, category, pricing_model, entry_usd_month, unit_price_usd, product, usage_unit,
+   typical_discount_pct, acv_band, note, email)
+  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)`
+
+/** `n = n + 1` in SQL, never read-modify-write in JS: concurrent submissions each count exactly once. */
+export const COUNT_SUBMISSION_SQL = `INSERT INTO category_counts (category, pricing_model, n, entry_n, unit_n)
+  VALUES (?1, ?2, 1, ?3, ?4)
+  ON CONFLICT (category, pricing_model) DO UPDATE SET
+    n = n + 1, entry_n = entry_n + excluded.entry_n, unit_n = unit_n + excluded.unit_n`
+
+export const READ_COUNTS_SQL = 'SELECT category, pricing_model, n, entry_n, unit_n FROM category_counts'
+
+/** The two price columns a median is taken over (a fixed list: column names are never user input). */
+export const PRICE_COLUMNS = { entry: 'entry_usd_month', unit: 'unit_price_usd' } as const
+export type PriceColumn = keyof typeof PRICE_COLUMNS
+
+/**
+ * The median of one price in one category, with the count it was taken at, in one statement so the
+ * count and the rows come from the same snapshot. With k values, the middle is at offset (k-1)/2:
+ * odd k reads one row, even k reads the two middle rows and averages them (the mean of the two
+ * middle values). The partial indexes on (category, price) make this a walk of k/2 index entries.
+ */
+export function medianSql(price: PriceColumn): string {
+  const column = PRICE_COLUMNS[price]
+  return `WITH c AS (SELECT COALESCE(SUM(${price}_n), 0) AS k FROM category_counts WHERE category = ?1)
+    SELECT (SELECT k FROM c) AS k,
+      (SELECT AVG(v) FROM (
+        SELECT ${column} AS v FROM submissions
+        WHERE category = ?1 AND ${column} IS NOT NULL
+        ORDER BY ${column}
+        LIMIT 2 - (SELECT k FROM c) % 2 OFFSET ((SELECT k FROM c) - 1) / 2
+      )) AS median`
+}
+
+/** The two statements that store one submission; run them in one `db.batch` (a transaction). */
+export function submissionStatements(
+  db: D1Database,
+  s: Submission,
+  receivedOn: string,
+): D1PreparedStatement[] {
+  const entry = s.entry_usd_month ?? null
+  const unit = s.unit_price_usd ?? null
+  return [
+    db
+      .prepare(INSERT_SUBMISSION_SQL)
+      .bind(
+        receivedOn,
+        s.category,
+        s.pricing_model,
+        entry,
+        unit,
+        s.product ?? null,
+        s.usage_unit ?? null,
+        s.typical_discount_pct ?? null,
+        s.acv_band ?? null,
+        s.note ?? null,
+        s.email ?? null,
+      ),
+    db
+      .prepare(COUNT_SUBMISSION_SQL)
+      .bind(s.category, s.pricing_model, entry === null ? 0 : 1, unit === null ? 0 : 1),
+  ]
+}
+
+/** Stores one validated submission and its counts atomically. */
+export async function recordSubmission(db: D1Database, s: Submission, receivedOn = today()): Promise<void> {
+  await db.batch(submissionStatements(db, s, receivedOn))
+}
+
+/** Stores many submissions, `perBatch` at a time (each batch atomic): the benchmark's seeding path. */
+export async function recordSubmissions(
+  db: D1Database,
+  list: readonly Submission[],
+  receivedOn = today(),
+  perBatch = 500,
+): Promise<void> {
+  for (let i = 0; i < list.length; i += perBatch) {
+    await db.batch(list.slice(i, i + perBatch).flatMap((s) => submissionStatements(db, s, receivedOn)))
+  }
+}
+
+interface CountRow {
+  category: string
+  pricing_model: string
+  n: number
+  entry_n: number
+  unit_n: number
+}
+
+interface CategoryCounts {
+  n: number
+  entry_n: number
+  unit_n: number
+  models: Map<string, number>
+}
+
+/** Median by `category:price`, with the count it was taken at. Isolate-local; see the file comment. */
+const medianMemo = new Map<string, { k: number; median: number | null }>()
+
+/** The Contributions object of SPEC.md: counts, models and the medians the disclosure rule allows. */
+export async function readContributions(db: D1Database): Promise<Contributions> {
+  const { results } = await db.prepare(READ_COUNTS_SQL).all<CountRow>()
+  const counts = new Map<string, CategoryCounts>()
+  for (const row of results) {
+    const c = counts.get(row.category) ?? { n: 0, entry_n: 0, unit_n: 0, models: new Map<string, number>() }
+    c.n += row.n
+    c.entry_n += row.entry_n
+    c.unit_n += row.unit_n
+    c.models.set(row.pricing_model, (c.models.get(row.pricing_model) ?? 0) + row.n)
+    counts.set(row.category, c)
+  }
+  const medians = await readMedians(db, counts)
+  const categories = [
+    ...SUBMISSION_CATEGORIES,
+    ...[...counts.keys()].filter((c) => !SUBMISSION_CATEGORIES.includes(c as never)),
+  ]
+  const by_category: Record<string, CategoryAggregate> = {}
+  let submissions = 0
+  for (const category of categories) {
+    const c = counts.get(category)
+    submissions += c?.n ?? 0
+    by_category[category] = {
+      n: c?.n ?? 0,
+      entry_p50: medians.get(`${category}:entry`) ?? null,
+      unit_p50: medians.get(`${category}:unit`) ?? null,
+      // Below the threshold a model count could single out one submitter's pricing model.
+      models: (c?.n ?? 0) >= DISCLOSURE_THRESHOLD ? modelCounts(c?.models) : {},
+    }
+  }
+  return { available: true, submissions, truncated: false, by_category, disclosure_rule: DISCLOSURE_RULE }
+}
+
+/** Total accepted submissions (for /v1/stats): a sum over at most categories × models rows. */
+export async function countSubmissions(db: D1Database): Promise<number> {
+  const row = await db.prepare('SELECT COALESCE(SUM(n), 0) AS n FROM category_counts').first<{ n: number }>()
+  return row?.n ?? 0
+}
+
+/**
+ * The medians that may be published: the category has DISCLOSURE_THRESHOLD submissions AND the
+ * price itself has at least that many values (stricter than the category count alone: 5 submissions
+ * of which one gives a monthly price must not publish that one price as the median).
+ */
+async function readMedians(
+  db: D1Database,
+  counts: Map<string, CategoryCounts>,
+): Promise<Map<string, number | null>> {
+  const out = new Map<string, number | null>()
+  const missing: { key: string; category: string; price: PriceColumn }[] = []
+  for (const [category, c] of counts) {
+    if (c.n < DISCLOSURE_THRESHOLD) continue
+    for (const price of ['entry', 'unit'] as const) {
+      const k = price === 'entry' ? c.entry_n : c.unit_n
+      if (k < DISCLOSURE_THRESHOLD) continue
+      const key = `${category}:${price}`
+      const memo = medianMemo.get(key)
+      if (memo && memo.k === k) out.set(key, memo.median)
+      else missing.push({ key, category, price })
+    }
+  }
+  if (!missing.length) return out
+  const answers = await db.batch<{ k: number; median: number | null }>(
+    missing.map((m) => db.prepare(medianSql(m.price)).bind(m.category)),
+  )
+  missing.forEach((m, i) => {
+    const row = answers[i]?.results[0]
+    if (!row) return
+    // Float noise from averaging (0.1 + 0.2) is not information; 12 significant digits keep every real price.
+    const median = row.median === null ? null : Number(row.median.toPrecision(12))
+    medianMemo.set(m.key, { k: row.k, median })
+    out.set(m.key, row.k >= DISCLOSURE_THRESHOLD ? median : null)
+  })
+  return out
+}
+
+/** Pricing model → count, in vocabulary order, models with no submissions left out. */
+function modelCounts(models: Map<string, number> | undefined): Record<string, number> {
+  const out: Record<string, number> = {}
+  if (!models) return out
+  const known = PRICING_MODELS.filter((m) => models.has(m))
+  const other = [...models.keys()].filter((m) => !PRICING_MODELS.includes(m as never))
+  for (const m of [...known, ...other]) out[m] = models.get(m) ?? 0
+  return out
+}

@@ -1,0 +1,70 @@
+/**
+ * Submit flood control: a fixed one-minute window per client, counted in D1 so every isolate shares
+ * it. Default 30 attempts per client per minute (var SUBMIT_LIMIT_PER_MINUTE); the 31st inside the
+ * same minute gets 429 with Retry-After = seconds left in the window. Attempts are counted before the
+ * body is read, so invalid floods are limited too.
+ *
+ * The client is CF-Connecting-IP (set by Cloudflare, not by the caller; an IPv6 address counts by its
+ * /64, what one subscriber usually gets), or `local` when absent (wrangler dev, tests). Only
+ * SHA-256(window, client) is stored, and rows of past windows are deleted as new windows start.
+ */
+
+export const WINDOW_SECONDS = 60
+export const DEFAULT_LIMIT_PER_MINUTE = 30
+
+export type SlotTaken = { ok: true } | { ok: false; retryAfter: number }
+
+export function limitPerMinute(configured: string | undefined): number {
+  const n = Number(configured)
+  return Number.isInteger(n) && n > 0 ? n : DEFAULT_LIMIT_PER_MINUTE
+}
+
+export function clientKey(request: Request): string {
+  const ip = request.headers.get('cf-connecting-ip')?.trim()
+  if (!ip) return 'local'
+  return ip.includes(':') ? ipv6Prefix64(ip) : ip
+}
+
+/** Counts one attempt; `n = n + 1 RETURNING n` is atomic, so concurrent attempts each count once. */
+export async function takeSubmitSlot(
+  db: D1Database,
+  client: string,
+  limit: number,
+  now = Date.now(),
+): Promise<SlotTaken> {
+  const window = Math.floor(now / 1000 / WINDOW_SECONDS) * WINDOW_SECONDS
+  const hash = await sha256Hex(`${window}:${client}`)
+  const [, counted] = await db.batch<{ n: number }>([
+    db.prepare('DELETE FROM submit_windows WHERE window_start < ?1').bind(window),
+    db
+      .prepare(
+        `INSERT INTO submit_windows (client_hash, window_start, n) VALUES (?1, ?2, 1)
+         ON CONFLICT (client_hash, window_start) DO UPDATE SET n = n + 1 RETURNING n`,
+      )
+      .bind(hash, window),
+  ])
+  const n = counted?.results[0]?.n ?? 1
+  if (n <= limit) return { ok: true }
+  return { ok: false, retryAfter: Math.max(1, Math.ceil(window + WINDOW_SECONDS - now / 1000)) }
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')
+}
+
+/** The first four groups of an IPv6 address, `::` expanded; anything unparsable is used as given. */
+function ipv6Prefix64(ip: string): string {
+  const [head = '', tail] = ip.toLowerCase().split('::')
+  const left = head ? head.split(':') : []
+  const right = tail ? tail.split(':') : []
+  const groups =
+    tail === undefined
+      ? left
+      : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+  if (groups.length < 4) return ip
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`
+}
