@@ -10,7 +10,7 @@ import { PREPARE } from './datasets/prepare.js'
 import { checkParams } from './datasets/query.js'
 import type { Env } from './env.js'
 import { preflight, withCors } from './http/cors.js'
-import { jsonResponse } from './http/json.js'
+import { jsonResponse, serializedResponse, serializeOnce } from './http/json.js'
 import { notFound, problem, problemResponse } from './http/problem.js'
 import { handleMcp } from './mcp/handler.js'
 import { normaliseQuery } from './payment/binding.js'
@@ -33,15 +33,12 @@ function dataRoute(route: Route): Handler {
     const prepared = PREPARE[route.name]?.(checked.filters, Date.now())
     if (!prepared) throw new Error(`no data for route ${route.name}`)
     if (!prepared.ok) return done(ctx, env, req, route, 'rejected', problemResponse(prepared.problem))
-    if (route.access === 'free')
-      return done(
-        ctx,
-        env,
-        req,
-        route,
-        'free',
-        await jsonResponse(req, prepared.payload(), { 'cache-control': 'public, max-age=300' }),
-      )
+    const query = normaliseQuery(prepared.filters)
+    const payload = () => serializeOnce(`${route.name}?${query}`, prepared.payload)
+    if (route.access === 'free') {
+      const response = serializedResponse(req, await payload(), { 'cache-control': 'public, max-age=300' })
+      return done(ctx, env, req, route, 'free', response)
+    }
     const config = paymentConfig(env)
     if (!config.ok)
       return problemResponse(
@@ -49,14 +46,10 @@ function dataRoute(route: Route): Handler {
           problems: config.problems,
         }),
       )
-    const binding = {
-      via: 'http' as const,
-      target: `GET ${route.path}`,
-      query: normaliseQuery(prepared.filters),
-    }
+    const binding = { via: 'http' as const, target: `GET ${route.path}`, query }
     const gate = await requirePayment(req, env, config.config, binding, route.summary)
     if (!gate.paid) return done(ctx, env, req, route, gate.outcome, gate.response)
-    const response = await jsonResponse(req, prepared.payload(), {
+    const response = serializedResponse(req, await payload(), {
       'cache-control': 'private',
       'payment-receipt': receiptHeader(gate.receipt),
     })

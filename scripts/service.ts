@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync } from 'node:fs'
+import { createWriteStream, existsSync, readFileSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { build } from '../build/index.js'
@@ -26,11 +26,15 @@ export interface ServiceOptions {
   vars?: Record<string, string>
   /** Print wrangler's output (npm start) instead of keeping it for errors only (tests). */
   verbose?: boolean
+  /** Another gateway config (the benchmark's, with a pure static asset path). */
+  gatewayConfig?: string
 }
 
 export interface RunningService {
   url: string
   processor: ProcessorStandin
+  /** The process group of wrangler and its workerd processes (for CPU accounting). */
+  processGroup(): number | undefined
   /** Stops wrangler only, leaving state and the stand-in: for restart tests. */
   stopWorkers(): Promise<void>
   startWorkers(): Promise<void>
@@ -123,16 +127,17 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     ...options.vars,
   }
   let child: ChildProcess | undefined
-  let log = ''
+  // wrangler's output goes to a file in the state directory, to read after a crash.
+  const logFile = join(stateDir, 'wrangler.log')
+  const log = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-4000) : '')
   const startWorkers = async () => {
-    log = ''
     child = spawn(
       'npx',
       [
         'wrangler',
         'dev',
         '-c',
-        GATEWAY_CONFIG,
+        options.gatewayConfig ?? GATEWAY_CONFIG,
         '-c',
         SUBMISSIONS_CONFIG,
         '--ip',
@@ -153,10 +158,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         detached: true,
       },
     )
-    child.stdout?.on('data', (d) => (log += d))
-    child.stderr?.on('data', (d) => (log += d))
+    const out = createWriteStream(logFile, { flags: 'a' })
+    child.stdout?.pipe(out)
+    child.stderr?.pipe(out)
     const running = child
-    await waitUntilReady(urls.base_url, running, () => log)
+    await waitUntilReady(urls.base_url, running, log)
   }
   const stopWorkers = async () => {
     const running = child
@@ -170,6 +176,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   return {
     url: urls.base_url,
     processor,
+    processGroup: () => child?.pid,
     stopWorkers,
     startWorkers,
     stop: async () => {

@@ -2,15 +2,47 @@
  * JSON responses with an ETag, answering If-None-Match with 304.
  */
 
+export interface Serialized {
+  body: string
+  etag: string
+}
+
+export async function serialize(value: unknown): Promise<Serialized> {
+  const body = JSON.stringify(value)
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(body))
+  const etag = `"${[...new Uint8Array(digest).slice(0, 12)].map((b) => b.toString(16).padStart(2, '0')).join('')}"`
+  return { body, etag }
+}
+
+/** Built data never changes within an isolate, so each distinct answer is serialised once. */
+const MAX_CACHED = 500
+const cache = new Map<string, Promise<Serialized>>()
+
+export function serializeOnce(key: string, build: () => unknown): Promise<Serialized> {
+  let hit = cache.get(key)
+  if (!hit) {
+    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string)
+    hit = serialize(build())
+    cache.set(key, hit)
+  }
+  return hit
+}
+
 export async function jsonResponse(
   request: Request,
   value: unknown,
   headers: Record<string, string>,
   status = 200,
 ): Promise<Response> {
-  const body = JSON.stringify(value)
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(body))
-  const etag = `"${[...new Uint8Array(digest).slice(0, 12)].map((b) => b.toString(16).padStart(2, '0')).join('')}"`
+  return serializedResponse(request, await serialize(value), headers, status)
+}
+
+export function serializedResponse(
+  request: Request,
+  { body, etag }: Serialized,
+  headers: Record<string, string>,
+  status = 200,
+): Response {
   const all = { 'content-type': 'application/json; charset=utf-8', etag, ...headers }
   if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers: all })
   return new Response(body, { status, headers: all })

@@ -2,7 +2,7 @@
  * Global setup of the node test project: one real service (both Workers in workerd, local D1
  * and Durable Objects, the processor stand-in) on a throwaway state directory.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
+import { copyFile, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
@@ -32,6 +32,8 @@ export default async function setup(project: TestProject) {
   project.provide('stateDir', stateDir)
   return async () => {
     await service.stop()
+    // Keep wrangler's output for diagnosis, then drop the state.
+    await copyFile(join(stateDir, 'wrangler.log'), 'test-results/wrangler-service.log').catch(() => undefined)
     await rm(stateDir, { recursive: true, force: true })
   }
 }

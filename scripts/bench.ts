@@ -1,0 +1,384 @@
+/**
+ * npm run bench: measures, in one run on this machine, and prints ratios (absolute numbers on a
+ * shared two-core machine are noise; ratios within one run are not):
+ *  (a) CPU per request of each gateway route, from the workerd processes' own CPU counters,
+ *      against a plain static asset served by the same workerd;
+ *  (b) throughput and p50/p99 latency under a local load generator (undici, 127.0.0.1 only);
+ *  (c) Worker bundle size (raw, gzip) and cold start;
+ *  (d) build time for the real content and for content 100× larger;
+ *  (e) aggregate read and submit latency at 10k and 1M stored submissions.
+ * Writes bench/results.md.
+ */
+import { execFileSync } from 'node:child_process'
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { Challenge, Credential } from 'mppx'
+import { Pool } from 'undici'
+import { parse, stringify } from 'yaml'
+import { build } from '../build/index.js'
+import { syntheticSeedSql } from '../gateway/submissions/seed-sql.js'
+import { LOCAL_URLS } from '../schema/config.js'
+import { type RunningService, SUBMISSIONS_CONFIG, SUBMISSIONS_DB, startService } from './service.js'
+
+const PORT = Number(process.env.BENCH_PORT ?? 8798)
+const BASE = `http://127.0.0.1:${PORT}`
+const quietEnv = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' }
+const lines: string[] = []
+const say = (line = '') => {
+  console.log(line)
+  lines.push(line)
+}
+const fmt = (n: number, digits = 2) => n.toFixed(digits)
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0
+
+// ---------------------------------------------------------------- workerd CPU accounting
+
+let processGroup: number | undefined
+
+/** The workerd processes of this run's wrangler (its process group). */
+function workerdPids(): number[] {
+  const out = execFileSync('ps', ['-eo', 'pid=,pgid=,args='], { encoding: 'utf8' })
+  return out
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .filter(([, pgid, ...args]) => Number(pgid) === processGroup && args.join(' ').includes('workerd'))
+    .map(([pid]) => Number(pid))
+}
+
+/** User + system CPU of the given processes, in milliseconds (from /proc, clock ticks of 10 ms). */
+async function cpuMs(pids: number[]): Promise<number> {
+  let ticks = 0
+  for (const pid of pids) {
+    try {
+      const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? []
+      ticks += Number(fields[11]) + Number(fields[12])
+    } catch {
+      // the process ended
+    }
+  }
+  return ticks * 10
+}
+
+// ---------------------------------------------------------------- requests
+
+interface Probe {
+  label: string
+  /** Builds one request; paid probes pay a fresh challenge each time. */
+  request: () => Promise<RequestInit & { path: string }>
+  /** CPU of preparing the request on the server side (the unpaid 402 of a paid call) to subtract. */
+  overhead?: string
+}
+
+let tokenNo = 0
+async function paidRequest(path: string) {
+  const unpaid = await fetch(`${BASE}${path}`)
+  const challenge = Challenge.fromResponse(unpaid)
+  const spt = `spt_test_bench_${process.pid}_${tokenNo++}`
+  return {
+    path,
+    headers: { authorization: Credential.serialize(Credential.from({ challenge, payload: { spt } })) },
+  }
+}
+
+const mcp = (method: string, params: unknown) => ({
+  path: '/mcp',
+  method: 'POST',
+  headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+  body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+})
+
+async function send(init: RequestInit & { path: string }) {
+  const r = await fetch(`${BASE}${init.path}`, init)
+  const bytes = (await r.arrayBuffer()).byteLength
+  return { status: r.status, bytes }
+}
+
+async function cpuPerRequest(
+  probe: Probe,
+  n: number,
+): Promise<{ ms: number; bytes: number; status: number }> {
+  for (let i = 0; i < 20; i++) await send(await probe.request()) // warm the isolate and caches
+  const pids = workerdPids()
+  let total = 0
+  let last = { status: 0, bytes: 0 }
+  for (let i = 0; i < n; i++) {
+    const init = await probe.request() // a paid probe's unpaid 402 runs here, outside the window below
+    const before = await cpuMs(pids)
+    last = await send(init)
+    total += (await cpuMs(pids)) - before
+  }
+  return { ms: total / n, ...last }
+}
+
+async function load(path: string, init: RequestInit, seconds: number, connections: number) {
+  const pool = new Pool(BASE, { connections })
+  const latencies: number[] = []
+  const deadline = Date.now() + seconds * 1000
+  let errors = 0
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (Date.now() < deadline) {
+        const started = performance.now()
+        try {
+          const r = await pool.request({
+            path,
+            method: (init.method ?? 'GET') as 'GET',
+            headers: init.headers as Record<string, string>,
+            body: init.body as string | undefined,
+          })
+          await r.body.dump()
+          latencies.push(performance.now() - started)
+        } catch {
+          errors++
+        }
+      }
+    }),
+  )
+  await pool.close()
+  latencies.sort((a, b) => a - b)
+  return {
+    rps: latencies.length / seconds,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    errors,
+  }
+}
+
+// ---------------------------------------------------------------- build at scale
+
+async function content100x(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'rpi-bench-content-'))
+  await cp('content', dir, { recursive: true })
+  for (const folder of ['rules', 'playbooks', 'gates', 'pricing/rows']) {
+    const files = await readdir(join(dir, folder))
+    for (const file of files) {
+      const item = parse(await readFile(join(dir, folder, file), 'utf8'))
+      for (let copy = 1; copy < 100; copy++) {
+        const clone = { ...item, id: `${item.id}-x${copy}` }
+        if ('title' in clone) clone.title = `${clone.title} (copy ${copy})`
+        await writeFile(join(dir, folder, `${clone.id}.yaml`), stringify(clone))
+      }
+    }
+  }
+  return dir
+}
+
+async function timeBuild(contentDir: string, expected?: Parameters<typeof build>[0]['expected']) {
+  const outDir = await mkdtemp(join(tmpdir(), 'rpi-bench-dist-'))
+  const started = performance.now()
+  await build({ contentDir, outDir, urls: LOCAL_URLS, ...(expected ? { expected } : {}) })
+  const ms = performance.now() - started
+  await rm(outDir, { recursive: true, force: true })
+  return ms
+}
+
+// ---------------------------------------------------------------- aggregates at scale
+
+function seed(stateDir: string, count: number) {
+  for (const sql of syntheticSeedSql(count))
+    execFileSync(
+      'npx',
+      [
+        'wrangler',
+        'd1',
+        'execute',
+        SUBMISSIONS_DB,
+        '--local',
+        '-c',
+        SUBMISSIONS_CONFIG,
+        '--persist-to',
+        stateDir,
+        '--command',
+        sql,
+      ],
+      { env: quietEnv, stdio: 'ignore' },
+    )
+}
+
+async function aggregateLatency(samples: number) {
+  const read: number[] = []
+  const submit: number[] = []
+  for (let i = 0; i < samples; i++) {
+    let started = performance.now()
+    await send({ path: '/v1/pricing/aggregates' })
+    read.push(performance.now() - started)
+    started = performance.now()
+    const r = await send({
+      path: '/v1/pricing/submit',
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'cf-connecting-ip': `10.9.${i % 250}.${i % 200}` },
+      body: JSON.stringify({
+        category: 'model-api',
+        pricing_model: 'per-token',
+        unit_price_usd: 0.5 + i / 1000,
+      }),
+    })
+    if (r.status !== 202) throw new Error(`submit answered ${r.status}`)
+    submit.push(performance.now() - started)
+  }
+  read.sort((a, b) => a - b)
+  submit.sort((a, b) => a - b)
+  return { read: percentile(read, 0.5), readP99: percentile(read, 0.99), submit: percentile(submit, 0.5) }
+}
+
+// ---------------------------------------------------------------- the run
+
+/** A copy of the gateway config whose Worker runs only for /v1 and /mcp, so /agents.json is a pure static asset. */
+async function benchGatewayConfig(): Promise<string> {
+  const config = 'gateway/wrangler.bench.jsonc'
+  const text = await readFile('gateway/wrangler.jsonc', 'utf8')
+  await writeFile(config, text.replace('"run_worker_first": true', '"run_worker_first": ["/v1/*", "/mcp"]'))
+  return config
+}
+
+async function main() {
+  await mkdir('bench', { recursive: true })
+  say('# Benchmark results')
+  say()
+  say(
+    `Run on ${new Date().toISOString().slice(0, 10)}, ${process.platform}, Node ${process.version}, local workerd (wrangler dev). Ratios matter; absolute times on a shared 2-core machine are noisy.`,
+  )
+
+  // (d) build time
+  const realMs = await timeBuild('content')
+  const bigDir = await content100x()
+  const bigMs = await timeBuild(bigDir, { foundational: null, paid: null, playbooks: null, gates: null })
+  await rm(bigDir, { recursive: true, force: true })
+
+  // (c) bundle size
+  const outdir = await mkdtemp(join(tmpdir(), 'rpi-bench-bundle-'))
+  execFileSync(
+    'npx',
+    ['wrangler', 'deploy', '--dry-run', '-c', 'gateway/wrangler.jsonc', '--outdir', outdir],
+    { env: quietEnv, stdio: 'ignore' },
+  )
+  const bundle = await readFile(join(outdir, 'index.js'))
+  const gzip = gzipSync(bundle).byteLength
+
+  const stateDir = await mkdtemp(join(tmpdir(), 'rpi-bench-state-'))
+  const gatewayConfig = await benchGatewayConfig()
+  let service: RunningService | undefined
+  try {
+    const started = performance.now()
+    service = await startService({
+      port: PORT,
+      stateDir,
+      skipBuild: false,
+      gatewayConfig,
+      vars: { SUBMIT_LIMIT_PER_MINUTE: '1000000' },
+    })
+    const readyMs = performance.now() - started
+    processGroup = service.processGroup()
+    const firstStarted = performance.now()
+    await send({ path: '/v1/fde-lessons/preview' })
+    const firstMs = performance.now() - firstStarted
+
+    // (a) CPU per request
+    const probes: Probe[] = [
+      { label: 'static asset /agents.json (baseline)', request: async () => ({ path: '/agents.json' }) },
+      { label: 'free route /v1/catalogue', request: async () => ({ path: '/v1/catalogue' }) },
+      { label: '402 challenge /v1/fde-lessons', request: async () => ({ path: '/v1/fde-lessons' }) },
+      { label: 'paid, verified /v1/fde-lessons', request: () => paidRequest('/v1/fde-lessons') },
+      { label: 'MCP tools/list', request: async () => mcp('tools/list', {}) },
+      {
+        label: 'MCP tools/call fde_catalogue',
+        request: async () => mcp('tools/call', { name: 'fde_catalogue', arguments: {} }),
+      },
+    ]
+    const cpu: { label: string; ms: number; bytes: number; status: number }[] = []
+    for (const probe of probes) cpu.push({ label: probe.label, ...(await cpuPerRequest(probe, 200)) })
+    const baseline = cpu[0]?.ms || 0.01
+    const free = cpu[1]?.ms || 0.01
+    say()
+    say('## (a) CPU per request (workerd processes, user+system, 200 sequential requests each)')
+    say()
+    say('| route | status | bytes | CPU ms/request | × static asset | × free route |')
+    say('|---|---|---|---|---|---|')
+    for (const c of cpu)
+      say(
+        `| ${c.label} | ${c.status} | ${c.bytes} | ${fmt(c.ms)} | ${fmt(c.ms / baseline)} | ${fmt(c.ms / free)} |`,
+      )
+    say()
+    say(
+      'CPU includes the local dev proxy workerd in front of the Worker (the same for every row). The paid row excludes the processor (a separate process) and the unpaid 402 that precedes it.',
+    )
+
+    // (b) load
+    say()
+    say('## (b) Throughput under load (undici, 16 connections, 5 s per route, 127.0.0.1)')
+    say()
+    say('| route | requests/s | p50 ms | p99 ms | errors | × static asset throughput |')
+    say('|---|---|---|---|---|---|')
+    const loads: [string, string, RequestInit][] = [
+      ['static asset /agents.json', '/agents.json', {}],
+      ['free route /v1/catalogue', '/v1/catalogue', {}],
+      ['402 challenge /v1/fde-lessons', '/v1/fde-lessons', {}],
+      ['MCP tools/list', '/mcp', mcp('tools/list', {})],
+    ]
+    let staticRps = 0
+    for (const [label, path, init] of loads) {
+      const r = await load(path, init, 5, 16)
+      if (!staticRps) staticRps = r.rps
+      say(
+        `| ${label} | ${fmt(r.rps, 0)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${r.errors} | ${fmt(r.rps / staticRps)} |`,
+      )
+    }
+
+    say()
+    say('## (c) Worker bundle and cold start')
+    say()
+    say('| measure | value |')
+    say('|---|---|')
+    say(`| gateway bundle, uncompressed | ${fmt(bundle.byteLength / 1024, 0)} KiB |`)
+    say(`| gateway bundle, gzip | ${fmt(gzip / 1024, 0)} KiB (limit 3 MiB free plan) |`)
+    say(`| wrangler dev start to first 200 (both Workers, local) | ${fmt(readyMs, 0)} ms |`)
+    say(`| first request to a route not yet served | ${fmt(firstMs, 1)} ms |`)
+
+    say()
+    say('## (d) Build time')
+    say()
+    say('| content | files | build ms | × real |')
+    say('|---|---|---|---|')
+    say(
+      `| real content | ${(await readdir('content', { recursive: true })).length} | ${fmt(realMs, 0)} | 1.00 |`,
+    )
+    say(`| 100× larger (synthetic copies) | ~100× | ${fmt(bigMs, 0)} | ${fmt(bigMs / realMs)} |`)
+
+    // (e) aggregates at 10k and 1M
+    const at: Record<string, Awaited<ReturnType<typeof aggregateLatency>>> = {}
+    for (const [label, count] of [
+      ['10k', 10_000],
+      ['1M', 990_000],
+    ] as const) {
+      await service.stopWorkers()
+      seed(stateDir, count)
+      await service.startWorkers()
+      processGroup = service.processGroup()
+      await aggregateLatency(5) // warm
+      at[label] = await aggregateLatency(50)
+    }
+    say()
+    say('## (e) Aggregates and submit at scale (50 sequential samples, through the gateway)')
+    say()
+    say('| stored submissions | aggregates p50 ms | aggregates p99 ms | submit p50 ms |')
+    say('|---|---|---|---|')
+    for (const [label, r] of Object.entries(at))
+      say(`| ${label} | ${fmt(r.read, 1)} | ${fmt(r.readP99, 1)} | ${fmt(r.submit, 1)} |`)
+    const k = at['10k']
+    const m = at['1M']
+    if (k && m)
+      say(`\nRatio 1M / 10k: aggregates ${fmt(m.read / k.read)}, submit ${fmt(m.submit / k.submit)}.`)
+  } finally {
+    await service?.stop()
+    await rm(gatewayConfig, { force: true })
+    await rm(stateDir, { recursive: true, force: true })
+    await rm(outdir, { recursive: true, force: true })
+  }
+  await writeFile('bench/results.md', `${lines.join('\n')}\n`)
+  console.log(`\nwrote bench/results.md (${(await stat('bench/results.md')).size} bytes)`)
+}
+
+await main()

@@ -1,0 +1,131 @@
+/**
+ * Hostile: the local service is restarted in the middle of traffic. No accepted submission is
+ * lost, and every payment the processor settled is delivered (retrying the same credential after
+ * the restart), never charged twice. Runs its own service on its own port and state.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Challenge, Credential } from 'mppx'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type RunningService, startService } from '../../scripts/service.js'
+
+const PORT = 8796
+const BASE = `http://127.0.0.1:${PORT}`
+let service: RunningService
+let stateDir: string
+
+beforeAll(async () => {
+  stateDir = await mkdtemp(join(tmpdir(), 'rpi-restart-'))
+  // The node project's global setup already built dist/ for its own port; this service only needs
+  // the Workers, so it reuses that build (its discovery files name the other port, which is unused here).
+  service = await startService({
+    port: PORT,
+    stateDir,
+    skipBuild: true,
+    vars: { SUBMIT_LIMIT_PER_MINUTE: '100000' },
+  })
+}, 180_000)
+
+afterAll(async () => {
+  await service?.stop()
+  await rm(stateDir, { recursive: true, force: true })
+})
+
+interface Payment {
+  auth: string
+  spt: string
+  status: number | 'error'
+}
+
+const submitBody = (i: number) =>
+  JSON.stringify({ category: 'gtm-agent', pricing_model: 'per-seat', entry_usd_month: 10 + (i % 50) })
+
+async function trySubmit(i: number): Promise<boolean> {
+  try {
+    const r = await fetch(`${BASE}/v1/pricing/submit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'cf-connecting-ip': `10.1.${i % 250}.1` },
+      body: submitBody(i),
+    })
+    await r.body?.cancel()
+    return r.status === 202
+  } catch {
+    return false // the service was down: not accepted, so it must not be counted either
+  }
+}
+
+async function tryPay(i: number): Promise<Payment | null> {
+  try {
+    const unpaid = await fetch(`${BASE}/v1/fde-lessons`)
+    const challenge = Challenge.fromResponse(unpaid)
+    const spt = `spt_test_restart_${process.pid}_${i}`
+    const auth = Credential.serialize(Credential.from({ challenge, payload: { spt } }))
+    try {
+      const paid = await fetch(`${BASE}/v1/fde-lessons`, { headers: { authorization: auth } })
+      await paid.body?.cancel()
+      return { auth, spt, status: paid.status }
+    } catch {
+      return { auth, spt, status: 'error' }
+    }
+  } catch {
+    return null // no challenge was issued: nothing to pay
+  }
+}
+
+describe('restart in the middle of traffic', () => {
+  it('behavior: no accepted submission and no settled payment is lost', async () => {
+    const accepted: boolean[] = []
+    const payments: Payment[] = []
+    let i = 0
+    let running = true
+    const traffic = (async () => {
+      while (running) {
+        const n = i++
+        const [ok, payment] = await Promise.all([
+          trySubmit(n),
+          n % 3 === 0 ? tryPay(n) : Promise.resolve(null),
+        ])
+        accepted.push(ok)
+        if (payment) payments.push(payment)
+      }
+    })()
+    await new Promise((r) => setTimeout(r, 1500))
+    await service.stopWorkers()
+    await service.startWorkers()
+    await new Promise((r) => setTimeout(r, 1500))
+    running = false
+    await traffic
+
+    const acceptedCount = accepted.filter(Boolean).length
+    expect(acceptedCount).toBeGreaterThan(0)
+    expect(
+      accepted.some((ok) => !ok),
+      'some requests should have met the restart',
+    ).toBe(true)
+    const aggregates = (await (await fetch(`${BASE}/v1/pricing/aggregates`)).json()) as {
+      submissions: number
+    }
+    expect(aggregates.submissions).toBe(acceptedCount)
+
+    // Whatever the processor charged must be delivered: retry the same credential where the answer was lost.
+    const ledger = () => service.processor.ledger
+    for (const p of payments.filter((x) => x.status !== 200)) {
+      const retry = await fetch(`${BASE}/v1/fde-lessons`, { headers: { authorization: p.auth } })
+      await retry.body?.cancel()
+      if (ledger().succeeded.has(p.spt))
+        expect(retry.status, `charged token ${p.spt} not delivered`).toBe(200)
+      else expect(retry.status).not.toBe(200)
+      p.status = retry.status
+    }
+    const delivered = payments.filter((p) => p.status === 200)
+    expect(delivered.length).toBeGreaterThan(0)
+    for (const p of delivered) expect(ledger().succeeded.has(p.spt)).toBe(true)
+    expect(delivered.length).toBe(payments.filter((p) => ledger().succeeded.has(p.spt)).length)
+    // A delivered credential stays spent across the restart.
+    const replay = await fetch(`${BASE}/v1/fde-lessons`, {
+      headers: { authorization: delivered[0]?.auth as string },
+    })
+    expect(replay.status).toBe(402)
+  }, 180_000)
+})
