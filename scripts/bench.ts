@@ -20,7 +20,7 @@ import { parse, stringify } from 'yaml'
 import { build } from '../build/index.js'
 import { syntheticSeedSql } from '../gateway/submissions/seed-sql.js'
 import { LOCAL_URLS } from '../schema/config.js'
-import { type RunningService, SUBMISSIONS_CONFIG, SUBMISSIONS_DB, startService } from './service.js'
+import { localD1, type RunningService, startService } from './service.js'
 
 const PORT = Number(process.env.BENCH_PORT ?? 8798)
 const BASE = `http://127.0.0.1:${PORT}`
@@ -177,25 +177,8 @@ async function timeBuild(contentDir: string, expected?: Parameters<typeof build>
 
 // ---------------------------------------------------------------- aggregates at scale
 
-function seed(stateDir: string, count: number) {
-  for (const sql of syntheticSeedSql(count))
-    execFileSync(
-      'npx',
-      [
-        'wrangler',
-        'd1',
-        'execute',
-        SUBMISSIONS_DB,
-        '--local',
-        '-c',
-        SUBMISSIONS_CONFIG,
-        '--persist-to',
-        stateDir,
-        '--command',
-        sql,
-      ],
-      { env: quietEnv, stdio: 'ignore' },
-    )
+async function seed(stateDir: string, count: number) {
+  for (const sql of syntheticSeedSql(count)) await localD1(stateDir, ['execute', '--command', sql])
 }
 
 async function aggregateLatency(samples: number) {
@@ -268,7 +251,7 @@ async function main() {
       stateDir,
       skipBuild: false,
       gatewayConfig,
-      vars: { SUBMIT_LIMIT_PER_MINUTE: '1000000' },
+      submissionsVars: { SUBMIT_LIMIT_PER_MINUTE: '1000000' },
     })
     const readyMs = performance.now() - started
     processGroup = service.processGroup()
@@ -354,7 +337,7 @@ async function main() {
       ['1M', 990_000],
     ] as const) {
       await service.stopWorkers()
-      seed(stateDir, count)
+      await seed(stateDir, count)
       await service.startWorkers()
       processGroup = service.processGroup()
       await aggregateLatency(5) // warm

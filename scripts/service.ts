@@ -6,7 +6,8 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { createWriteStream, existsSync, readFileSync } from 'node:fs'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { build } from '../build/index.js'
 import { STANDIN_SECRET } from '../schema/config.js'
@@ -22,8 +23,13 @@ export interface ServiceOptions {
   stateDir: string
   /** Skip the build (the caller already built dist/). */
   skipBuild?: boolean
-  /** Extra `--var NAME:value` overrides, e.g. a short processor timeout for fault tests. */
+  /** Gateway var overrides (`--var NAME:value`), e.g. a short processor timeout for fault tests. */
   vars?: Record<string, string>
+  /**
+   * Submissions Worker var overrides, e.g. a higher flood limit for load tests. wrangler applies
+   * `--var` only to the first Worker of a multi-config dev, so these go into a generated config.
+   */
+  submissionsVars?: Record<string, string>
   /** Print wrangler's output (npm start) instead of keeping it for errors only (tests). */
   verbose?: boolean
   /** Another gateway config (the benchmark's, with a pure static asset path). */
@@ -67,6 +73,29 @@ async function hmacSecret(stateDir: string): Promise<string> {
   return secret
 }
 
+/** A copy of the submissions config, beside it (its paths are relative), with vars overridden. */
+async function generatedSubmissionsConfig(port: number, vars: Record<string, string>): Promise<string> {
+  // JSONC: drop whole-line comments and trailing ones after a value, then it is JSON.
+  const text = (await readFile(SUBMISSIONS_CONFIG, 'utf8'))
+    .split('\n')
+    .filter((line) => !line.trim().startsWith('//'))
+    .map((line) => line.replace(/,\s*\/\/.*$/, ','))
+    .join('\n')
+  const config = JSON.parse(text) as { vars?: Record<string, string> }
+  config.vars = { ...config.vars, ...vars }
+  const file = SUBMISSIONS_CONFIG.replace('wrangler.jsonc', `wrangler.generated-${port}.json`)
+  await writeFile(file, JSON.stringify(config, null, 2))
+  return file
+}
+
+/** A `wrangler d1 …` command on the local submissions database in `stateDir`. */
+export function localD1(stateDir: string, command: string[], verbose = false): Promise<void> {
+  return run(
+    ['d1', ...command, SUBMISSIONS_DB, '--local', '-c', SUBMISSIONS_CONFIG, '--persist-to', stateDir],
+    verbose,
+  )
+}
+
 function run(args: string[], verbose: boolean): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn('npx', ['wrangler', ...args], { env: quietEnv, stdio: verbose ? 'inherit' : 'pipe' })
@@ -94,27 +123,29 @@ async function waitUntilReady(url: string, child: ChildProcess, log: () => strin
   throw new Error(`the service did not start within 90 s:\n${log()}`)
 }
 
+/** Refuses to start on a busy port: two services on one port would split the traffic silently. */
+async function assertPortFree(port: number): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', () =>
+      reject(new Error(`port ${port} is already in use: stop the other service first`)),
+    )
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()))
+  })
+}
+
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const { port, stateDir } = options
+  await assertPortFree(port)
   const verbose = options.verbose ?? false
   const urls = localUrls(port)
   await mkdir(stateDir, { recursive: true })
   if (!options.skipBuild) await build({ contentDir: 'content', outDir: 'dist', urls })
   const processor = await startProcessorStandin()
-  await run(
-    [
-      'd1',
-      'migrations',
-      'apply',
-      SUBMISSIONS_DB,
-      '--local',
-      '-c',
-      SUBMISSIONS_CONFIG,
-      '--persist-to',
-      stateDir,
-    ],
-    verbose,
-  )
+  await localD1(stateDir, ['migrations', 'apply'], verbose)
+  const submissionsConfig = options.submissionsVars
+    ? await generatedSubmissionsConfig(port, options.submissionsVars)
+    : SUBMISSIONS_CONFIG
   const vars: Record<string, string> = {
     ENVIRONMENT: 'local',
     BASE_URL: urls.base_url,
@@ -139,7 +170,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         '-c',
         options.gatewayConfig ?? GATEWAY_CONFIG,
         '-c',
-        SUBMISSIONS_CONFIG,
+        submissionsConfig,
         '--ip',
         '127.0.0.1',
         '--port',
@@ -182,6 +213,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     stop: async () => {
       await stopWorkers()
       await processor.close()
+      if (submissionsConfig !== SUBMISSIONS_CONFIG) await rm(submissionsConfig, { force: true })
     },
   }
 }

@@ -23,7 +23,7 @@ beforeAll(async () => {
     port: PORT,
     stateDir,
     skipBuild: true,
-    vars: { SUBMIT_LIMIT_PER_MINUTE: '100000' },
+    submissionsVars: { SUBMIT_LIMIT_PER_MINUTE: '100000' },
   })
 }, 180_000)
 

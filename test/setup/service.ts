@@ -25,7 +25,8 @@ export default async function setup(project: TestProject) {
     port: TEST_PORT,
     stateDir,
     // Fault tests need a processor timeout far below the 10 s production default.
-    vars: { PROCESSOR_TIMEOUT_MS: '2000', SUBMIT_LIMIT_PER_MINUTE: '100000' },
+    vars: { PROCESSOR_TIMEOUT_MS: '2000' },
+    submissionsVars: { SUBMIT_LIMIT_PER_MINUTE: '100000' },
   })
   project.provide('baseUrl', service.url)
   project.provide('processorUrl', service.processor.url)

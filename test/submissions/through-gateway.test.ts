@@ -1,0 +1,323 @@
+/**
+ * Submissions, aggregates and usage counters through the gateway (the shared running service, both
+ * Workers, the SUBMISSIONS service binding): nothing submitted ever comes back out of any public
+ * route, 1,000 submissions all count, the disclosure threshold both ways, and the counters move for
+ * every outcome.
+ */
+import { randomUUID } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { ROUTES, routeByName } from '../../schema/routes.js'
+import { type Contributions, DISCLOSURE_THRESHOLD } from '../../schema/submission.js'
+import { PRICING_MODELS, SUBMISSION_CATEGORIES } from '../../schema/vocabulary.js'
+import { base, get, payOnce } from '../support/service.js'
+
+/** The one category no other test of the shared service submits to. */
+const THRESHOLD_CATEGORY = 'vertical-ai'
+/** Concurrent submissions per batch: local wrangler dev can fall over at 200+. */
+const BATCH = 100
+
+/**
+ * POSTs one submission from `client`. The submissions Worker limits each client (CF-Connecting-IP)
+ * to SUBMIT_LIMIT_PER_MINUTE attempts a minute, and the global setup's raised limit does not reach
+ * it: `wrangler dev --var` applies to the primary (gateway) Worker only, so the secondary
+ * submissions Worker keeps its default of 30. Local dev passes the header through, so every test
+ * submits from its own addresses, at most 30 attempts each.
+ */
+function submit(body: unknown, client: string) {
+  return fetch(`${base()}/v1/pricing/submit`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'cf-connecting-ip': client },
+    body: JSON.stringify(body),
+  })
+}
+/** The default per-client limit of gateway/submissions/rate-limit.ts. */
+const PER_CLIENT = 30
+
+async function aggregates(): Promise<Contributions> {
+  const r = await get('/v1/pricing/aggregates')
+  expect(r.status).toBe(200)
+  return (await r.json()) as Contributions
+}
+
+async function indexContributions(): Promise<Contributions> {
+  const r = await get('/v1/pricing/index')
+  expect(r.status).toBe(200)
+  return ((await r.json()) as { contributions: Contributions }).contributions
+}
+
+interface Stats {
+  totals: { requests: number; by_outcome: Record<string, number> }
+  by_endpoint: Record<string, { requests: number; by_outcome: Record<string, number> }>
+  by_client_class: Record<string, number>
+  submissions: { accepted: number }
+}
+
+async function stats(): Promise<Stats> {
+  const r = await get('/v1/stats')
+  expect(r.status).toBe(200)
+  return (await r.json()) as Stats
+}
+
+/** The median as the disclosure rule defines it: the middle value, or the mean of the two middle ones. */
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  const m =
+    sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
+  // The service rounds averaging noise to 12 significant digits.
+  return Number(m.toPrecision(12))
+}
+
+/** Runs `tasks` `size` at a time (each batch concurrent), in order. */
+async function inBatches<T>(tasks: (() => Promise<T>)[], size = BATCH): Promise<T[]> {
+  const out: T[] = []
+  for (let i = 0; i < tasks.length; i += size)
+    out.push(...(await Promise.all(tasks.slice(i, i + size).map((t) => t()))))
+  return out
+}
+
+/** Every GET route of the table: plain, and with its example parameters where it has any. */
+function everyGetPath(): { path: string; access: string }[] {
+  const out: { path: string; access: string }[] = []
+  for (const route of ROUTES) {
+    if (route.method !== 'GET') continue
+    out.push({ path: route.path, access: route.access })
+    if (route.params.length) {
+      const query = new URLSearchParams(route.params.map((p) => [p.name, p.example]))
+      out.push({ path: `${route.path}?${query}`, access: route.access })
+    }
+  }
+  return out
+}
+
+describe('privacy through the gateway', () => {
+  it('behavior: no submitted text or unusual price comes back from any public route or error', async () => {
+    const r = randomUUID().replaceAll('-', '').slice(0, 12)
+    const canaries = {
+      product: `canary-product-${r}`,
+      note: `canary-note-${r}`,
+      email: `canary-${r}@example.com`,
+      usage_unit: `canary-unit-${r}`,
+      acv_band: `canary-acv-${r}`,
+    }
+    const unusual = { entry: 1234.5678, unit: 0.00031415926, discount: 17.3579 }
+    const secrets = [
+      ...Object.values(canaries),
+      r,
+      String(unusual.entry),
+      String(unusual.unit),
+      String(unusual.discount),
+    ]
+
+    // Canary rows among enough ordinary rows that the category's medians are published (and are
+    // not the unusual values), plus one canary row alone in a category below the threshold.
+    const rows: Record<string, unknown>[] = [
+      ...[10, 20, 30, 40, 50].map((p, i) => ({
+        category: 'coding-agent',
+        pricing_model: 'per-seat',
+        entry_usd_month: p,
+        unit_price_usd: (i + 1) / 100,
+      })),
+      ...['coding-agent', 'coding-agent', 'other'].map((category) => ({
+        category,
+        pricing_model: 'usage-credits',
+        entry_usd_month: unusual.entry,
+        unit_price_usd: unusual.unit,
+        typical_discount_pct: unusual.discount,
+        ...canaries,
+      })),
+    ]
+    const received: string[] = []
+    for (const row of rows) {
+      const response = await submit(row, '192.0.2.101')
+      expect(response.status).toBe(202)
+      received.push(`202 ${JSON.stringify([...response.headers])} ${await response.text()}`)
+    }
+    const coding = (await aggregates()).by_category['coding-agent']
+    expect(coding?.entry_p50).toBe(median([10, 20, 30, 40, 50, unusual.entry, unusual.entry]))
+    expect(coding?.unit_p50).toBe(median([0.01, 0.02, 0.03, 0.04, 0.05, unusual.unit, unusual.unit]))
+
+    // An invalid submission carrying the same values (and a few more) in every field.
+    const invalid = await submit(
+      {
+        category: `canary-category-${r}`,
+        pricing_model: `canary-model-${r}`,
+        entry_usd_month: -unusual.entry,
+        unit_price_usd: String(unusual.unit),
+        typical_discount_pct: unusual.entry,
+        email: `not-an-email-canary-${r}`,
+        product: canaries.product,
+        usage_unit: canaries.usage_unit,
+        note: `${canaries.note} ${'x'.repeat(2_001)}`,
+      },
+      '192.0.2.101',
+    )
+    expect(invalid.status).toBe(400)
+    received.push(`400 ${JSON.stringify([...invalid.headers])} ${await invalid.text()}`)
+
+    const paths = [
+      ...everyGetPath(),
+      { path: '/v1/stats', access: 'free' },
+      { path: '/v1/pricing/aggregates', access: 'free' },
+      { path: '/v1/pricing/index', access: 'free' },
+      { path: '/pricing/', access: 'free' },
+    ]
+    for (const { path, access } of paths) {
+      const response = await get(path)
+      // A filter that matches nothing (e.g. an example topic with no item) is a 404 listing the valid values.
+      const status = access === 'free' ? 200 : access === 'paid' ? 402 : 410
+      const expected = path.includes('?') ? [status, 404] : [status]
+      expect(expected, path).toContain(response.status)
+      received.push(`${path} ${JSON.stringify([...response.headers])} ${await response.text()}`)
+    }
+    // The routes the table lists and the discovery documents are all among them.
+    for (const doc of [
+      '/agents.json',
+      '/.well-known/agents.json',
+      '/.well-known/mcp.json',
+      '/openapi.json',
+      '/llms.txt',
+    ])
+      expect(paths.map((p) => p.path)).toContain(doc)
+
+    for (const text of received) for (const secret of secrets) expect(text, secret).not.toContain(secret)
+  })
+})
+
+describe('volume through the gateway', () => {
+  it('behavior: 1,000 submissions in batches of 100 all answer 202 and all count, once each', async () => {
+    const categories = SUBMISSION_CATEGORIES.filter((c) => c !== THRESHOLD_CATEGORY)
+    const rows = Array.from({ length: 1_000 }, (_, i) => {
+      const row: Record<string, unknown> = {
+        category: categories[i % categories.length],
+        pricing_model: PRICING_MODELS[Math.floor(i / categories.length) % PRICING_MODELS.length],
+      }
+      if (i % 3 !== 1) row.entry_usd_month = ((i * 37) % 5_000) + 0.5
+      if (i % 3 !== 0) row.unit_price_usd = ((i * 13) % 1_000) / 10_000
+      return row
+    })
+    // Spread over enough client addresses that none passes the per-client flood limit.
+    const CLIENTS = Math.ceil(rows.length / (PER_CLIENT / 2))
+    const sent = new Map<string, number>()
+    for (const row of rows) sent.set(row.category as string, (sent.get(row.category as string) ?? 0) + 1)
+
+    const before = await aggregates()
+    const statsBefore = await stats()
+    const codes = await inBatches(
+      rows.map((row, i) => () => submit(row, `198.18.0.${i % CLIENTS}`).then((r) => r.status)),
+    )
+    expect(codes).toHaveLength(1_000)
+    expect(new Set(codes)).toEqual(new Set([202]))
+
+    const after = await aggregates()
+    expect(after.submissions - before.submissions).toBe(1_000)
+    for (const category of SUBMISSION_CATEGORIES)
+      expect((after.by_category[category]?.n ?? 0) - (before.by_category[category]?.n ?? 0), category).toBe(
+        sent.get(category) ?? 0,
+      )
+    // Where the counts are published, they add up to the category's n.
+    for (const [category, agg] of Object.entries(after.by_category))
+      if (agg.n >= DISCLOSURE_THRESHOLD)
+        expect(
+          Object.values(agg.models).reduce((a, b) => a + b, 0),
+          category,
+        ).toBe(agg.n)
+    expect((await stats()).submissions.accepted - statsBefore.submissions.accepted).toBe(1_000)
+  })
+})
+
+describe('disclosure threshold through the gateway', () => {
+  it(`behavior: ${THRESHOLD_CATEGORY} publishes nothing at 4 submissions and the true medians from 5`, async () => {
+    const start = (await aggregates()).by_category[THRESHOLD_CATEGORY]
+    expect(start).toEqual({ n: 0, entry_p50: null, unit_p50: null, models: {} })
+
+    const rows = [
+      { pricing_model: 'per-seat', entry_usd_month: 120, unit_price_usd: 0.02 },
+      { pricing_model: 'per-outcome', entry_usd_month: 80.5, unit_price_usd: 0.5 },
+      { pricing_model: 'per-seat', entry_usd_month: 300, unit_price_usd: 0.013 },
+      { pricing_model: 'hybrid', entry_usd_month: 95, unit_price_usd: 0.07 },
+      { pricing_model: 'per-outcome', entry_usd_month: 210, unit_price_usd: 0.3 },
+      { pricing_model: 'flat', entry_usd_month: 99.99, unit_price_usd: 0.045 },
+    ].map((row) => ({ category: THRESHOLD_CATEGORY, ...row }))
+    const modelsOf = (sent: typeof rows) => {
+      const out: Record<string, number> = {}
+      for (const row of sent) out[row.pricing_model] = (out[row.pricing_model] ?? 0) + 1
+      return out
+    }
+
+    for (const row of rows.slice(0, DISCLOSURE_THRESHOLD - 1))
+      expect((await submit(row, '192.0.2.102')).status).toBe(202)
+    let agg = await aggregates()
+    expect(agg.by_category[THRESHOLD_CATEGORY]).toEqual({
+      n: DISCLOSURE_THRESHOLD - 1,
+      entry_p50: null,
+      unit_p50: null,
+      models: {},
+    })
+    expect((await indexContributions()).by_category).toEqual(agg.by_category)
+
+    for (let n = DISCLOSURE_THRESHOLD; n <= rows.length; n++) {
+      expect((await submit(rows[n - 1], '192.0.2.102')).status).toBe(202)
+      const sent = rows.slice(0, n)
+      agg = await aggregates()
+      const entry = median(sent.map((row) => row.entry_usd_month))
+      const unit = median(sent.map((row) => row.unit_price_usd))
+      expect(agg.by_category[THRESHOLD_CATEGORY], `at ${n}`).toEqual({
+        n,
+        entry_p50: entry,
+        unit_p50: unit,
+        models: modelsOf(sent),
+      })
+      const fromIndex = await indexContributions()
+      expect(fromIndex.by_category).toEqual(agg.by_category)
+      expect(fromIndex).toEqual(agg)
+    }
+  })
+})
+
+describe('usage counters through the gateway', () => {
+  it('behavior: /v1/stats counts one request of each outcome against its endpoint', async () => {
+    const before = await stats()
+    const lessons = routeByName('lessons').name
+    const expected: [endpoint: string, outcome: string][] = [
+      [routeByName('catalogue').name, 'free'],
+      [lessons, 'challenged'],
+      [lessons, 'rejected'],
+      [routeByName('warn_feed').name, 'retired'],
+      [lessons, 'refused'],
+      [lessons, 'paid'],
+    ]
+
+    expect((await get('/v1/catalogue')).status).toBe(200)
+    expect((await get('/v1/fde-lessons')).status).toBe(402)
+    expect((await get('/v1/fde-lessons?colour=x')).status).toBe(400)
+    expect((await get('/v1/warn-feed')).status).toBe(410)
+    const refused = await get('/v1/fde-lessons', { headers: { authorization: 'Payment e30' } })
+    expect(refused.status).toBe(402)
+    expect(((await refused.json()) as { type: string }).type).toMatch(/malformed-credential$/)
+    const { paid } = await payOnce('/v1/fde-lessons')
+    expect(paid.status).toBe(200)
+
+    const count = (s: Stats, endpoint: string, outcome: string) =>
+      s.by_endpoint[endpoint]?.by_outcome[outcome] ?? 0
+    const lagging = (s: Stats) =>
+      expected.filter(
+        ([endpoint, outcome]) => count(s, endpoint, outcome) < count(before, endpoint, outcome) + 1,
+      )
+    // Counters are written after each response: eventually consistent, so poll for a few seconds.
+    const deadline = Date.now() + 5_000
+    let now = await stats()
+    while (lagging(now).length && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      now = await stats()
+    }
+    expect(lagging(now)).toEqual([])
+    for (const [endpoint, outcome] of expected)
+      expect(count(now, endpoint, outcome), `${endpoint} ${outcome}`).toBeGreaterThanOrEqual(
+        count(before, endpoint, outcome) + 1,
+      )
+    // The totals are the sums of the endpoints.
+    const sum = Object.values(now.by_endpoint).reduce((a, e) => a + e.requests, 0)
+    expect(now.totals.requests).toBe(sum)
+  })
+})
