@@ -28,12 +28,13 @@ export interface Route {
 /** The price of every paid call, in the smallest unit of the currency (cents). */
 export const PRICE = { amount: '50', currency: 'usd', display: '0.50 USD' } as const
 
-const topic: QueryParam = {
+/** The topic filter; `example` is a topic that the route's own items carry. */
+const topic = (example: string): QueryParam => ({
   name: 'topic',
   description: 'Topic keyword filter, e.g. retry, deploy, cache, verify, dns (see /v1/catalogue topics).',
-  example: 'retry',
+  example,
   pattern: '^[A-Za-z0-9-]{1,40}$',
-}
+})
 
 export const ROUTES: readonly Route[] = [
   {
@@ -51,7 +52,7 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/fde-lessons/preview',
     access: 'free',
     summary: 'The 2 foundational rules in full, free',
-    params: [topic],
+    params: [topic('deploy')],
     mcpTool: 'fde_lessons_preview',
   },
   {
@@ -60,7 +61,7 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/fde-lessons',
     access: 'paid',
     summary: 'All 24 paid rules, or those matching a topic, each with its incident and constraint',
-    params: [topic],
+    params: [topic('retry')],
     mcpTool: 'fde_lessons_full',
   },
   {
@@ -69,7 +70,7 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/fde-playbooks',
     access: 'paid',
     summary: 'The situational playbooks with ordered, checkable steps',
-    params: [topic],
+    params: [topic('rollback')],
     mcpTool: 'fde_playbook',
   },
   {
