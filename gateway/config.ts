@@ -28,8 +28,8 @@ function readConfig(env: Env): ConfigResult {
   if (!env.PROCESSOR_SECRET) problems.push('PROCESSOR_SECRET is not set')
   if (!env.PROCESSOR_URL) problems.push('PROCESSOR_URL is not set')
   if (env.ENVIRONMENT !== 'local') {
-    const host = safeHost(env.PROCESSOR_URL)
-    if (env.PROCESSOR_SECRET === STANDIN_SECRET || host === null || /^(127\.|localhost$|\[::1\]$)/.test(host))
+    const hostname = safeUrl(env.PROCESSOR_URL)?.hostname
+    if (env.PROCESSOR_SECRET === STANDIN_SECRET || !hostname || /^(127\.|localhost$|\[::1\]$)/.test(hostname))
       problems.push(
         'a deployed gateway needs the real processor (PROCESSOR_URL, PROCESSOR_SECRET), not the local stand-in',
       )
@@ -38,7 +38,7 @@ function readConfig(env: Env): ConfigResult {
   return {
     ok: true,
     config: {
-      realm: env.REALM || (safeHost(env.BASE_URL) ?? 'localhost'),
+      realm: env.REALM || (safeUrl(env.BASE_URL)?.host ?? 'localhost'),
       hmacSecret: secret,
       networkId: env.STRIPE_NETWORK_ID,
       processor: {
@@ -51,9 +51,9 @@ function readConfig(env: Env): ConfigResult {
   }
 }
 
-function safeHost(url: string | undefined): string | null {
+function safeUrl(url: string | undefined): URL | null {
   try {
-    return url ? new URL(url).host : null
+    return url ? new URL(url) : null
   } catch {
     return null
   }

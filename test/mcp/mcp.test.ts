@@ -50,6 +50,10 @@ describe('MCP server', () => {
     })
   })
 
+  it('behavior: ping answers', async () => {
+    await expect(client.ping()).resolves.toEqual({})
+  })
+
   it('behavior: tools/list matches the server card', async () => {
     const { tools } = await client.listTools()
     const card = (await (await get('/.well-known/mcp.json')).json()) as {
