@@ -101,16 +101,21 @@ async function cpuPerRequest(
   n: number,
 ): Promise<{ ms: number; bytes: number; status: number }> {
   for (let i = 0; i < 20; i++) await send(await probe.request()) // warm the isolate and caches
-  const pids = workerdPids()
   let total = 0
+  let kept = 0
   let last = { status: 0, bytes: 0 }
   for (let i = 0; i < n; i++) {
     const init = await probe.request() // a paid probe's unpaid 402 runs here, outside the window below
+    const pids = workerdPids()
     const before = await cpuMs(pids)
     last = await send(init)
-    total += (await cpuMs(pids)) - before
+    const spent = (await cpuMs(pids)) - before
+    // A workerd that restarted mid-sample (wrangler reloads on file changes) resets its counters.
+    if (spent < 0 || workerdPids().join() !== pids.join()) continue
+    total += spent
+    kept++
   }
-  return { ms: total / n, ...last }
+  return { ms: kept ? total / kept : Number.NaN, ...last }
 }
 
 async function load(path: string, init: RequestInit, seconds: number, connections: number) {

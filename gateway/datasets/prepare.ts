@@ -11,46 +11,35 @@ import type { Filters, Prepared } from './query.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
-function byTopic<T extends { tags: string[] }>(items: readonly T[], topic: string | undefined, what: string) {
-  if (topic === undefined) return { ok: true as const, items }
-  const t = topic.toLowerCase()
-  const matched = items.filter((i) => i.tags.includes(t))
-  if (matched.length) return { ok: true as const, items: matched, topic: t }
-  const valid = [...new Set(items.flatMap((i) => i.tags))].sort()
-  return {
-    ok: false as const,
-    problem: notFound(`no ${what} has the topic "${t}"; nothing was charged`, {
-      parameter: 'topic',
-      allowed: valid,
-    }),
-  }
-}
-
-function topicAnswer<T extends { tags: string[] }>(
-  items: readonly T[],
-  filters: Filters,
+/** Items carrying the topic (all items without one), under `key`; no match is a 404 listing the valid topics. */
+function byTopic(
+  key: string,
+  items: readonly { tags: string[] }[],
+  topic: string | undefined,
   what: string,
-  wrap: (items: T[]) => unknown,
 ): Prepared {
-  const r = byTopic(items, filters.topic, what)
-  if (!r.ok) return r
-  const normalised = { topic: r.topic }
+  const t = topic?.toLowerCase()
+  const matched = t === undefined ? items : items.filter((i) => i.tags.includes(t))
+  if (!matched.length)
+    return {
+      ok: false,
+      problem: notFound(`no ${what} has the topic "${t}"; nothing was charged`, {
+        parameter: 'topic',
+        allowed: [...new Set(items.flatMap((i) => i.tags))].sort(),
+      }),
+    }
   return {
     ok: true,
-    filters: normalised,
-    payload: () => ({
-      ...(r.topic ? { topic: r.topic } : {}),
-      count: r.items.length,
-      ...(wrap([...r.items]) as object),
-    }),
+    filters: { topic: t },
+    payload: () => ({ ...(t ? { topic: t } : {}), count: matched.length, [key]: matched }),
   }
 }
 
 export const PREPARE: Record<string, (filters: Filters, now: number) => Prepared> = {
   catalogue: () => ({ ok: true, filters: {}, payload: () => data.catalogue }),
-  preview: (f) => topicAnswer(data.preview.rules, f, 'foundational rule', (rules) => ({ rules })),
-  lessons: (f) => topicAnswer(data.lessons.rules, f, 'paid rule', (rules) => ({ rules })),
-  playbooks: (f) => topicAnswer(data.playbooks.playbooks, f, 'playbook', (playbooks) => ({ playbooks })),
+  preview: (f) => byTopic('rules', data.preview.rules, f.topic, 'foundational rule'),
+  lessons: (f) => byTopic('rules', data.lessons.rules, f.topic, 'paid rule'),
+  playbooks: (f) => byTopic('playbooks', data.playbooks.playbooks, f.topic, 'playbook'),
   checklist: (f) => {
     if (f.phase === undefined)
       return {
