@@ -106,7 +106,9 @@ describe('restart in the middle of traffic', () => {
     const aggregates = (await (await fetch(`${BASE}/v1/pricing/aggregates`)).json()) as {
       submissions: number
     }
-    expect(aggregates.submissions).toBe(acceptedCount)
+    // Every acknowledged submission is stored; one whose 202 was lost in the crash may be stored too.
+    expect(aggregates.submissions).toBeGreaterThanOrEqual(acceptedCount)
+    expect(aggregates.submissions).toBeLessThanOrEqual(accepted.length)
 
     // Whatever the processor charged stays known to the ledger across the restart. Retrying the
     // same credential where the answer was lost either completes a settlement the crash cut short
