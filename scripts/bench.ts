@@ -268,8 +268,16 @@ async function main() {
     const probes: Probe[] = [
       { label: 'static asset /agents.json (baseline)', request: async () => ({ path: '/agents.json' }) },
       { label: 'free route /v1/catalogue', request: async () => ({ path: '/v1/catalogue' }) },
+      {
+        label: 'free route /v1/fde-lessons/preview',
+        request: async () => ({ path: '/v1/fde-lessons/preview' }),
+      },
       { label: '402 challenge /v1/fde-lessons', request: async () => ({ path: '/v1/fde-lessons' }) },
       { label: 'paid, verified /v1/fde-lessons', request: () => paidRequest('/v1/fde-lessons') },
+      {
+        label: 'paid, verified /v1/fde-lessons?topic=metadata',
+        request: () => paidRequest('/v1/fde-lessons?topic=metadata'),
+      },
       { label: 'MCP tools/list', request: async () => mcp('tools/list', {}) },
       {
         label: 'MCP tools/call fde_catalogue',
@@ -291,10 +299,15 @@ async function main() {
       )
     say()
     say(
-      'CPU includes the local dev proxy workerd in front of the Worker (the same for every row). The paid row excludes the processor (a separate process) and the unpaid 402 that precedes it.',
+      'CPU includes the local dev proxy workerd in front of the Worker (the same for every row) and grows with the bytes sent (the local proxy compresses), so compare rows of similar size: the free preview with the one-topic paid call. Paid rows exclude the processor (a separate process) and the unpaid 402 that precedes them.',
     )
 
     // (b) load
+    const row = (label: string) => cpu.find((c) => c.label.includes(label))?.ms ?? Number.NaN
+    say()
+    say(
+      `Paid vs free at similar size: one-topic paid call / free preview = ${fmt(row('topic=metadata') / row('preview'))}×; 402 challenge / free preview = ${fmt(row('402 challenge') / row('preview'))}×.`,
+    )
     say()
     say('## (b) Throughput under load (undici, 16 connections, 5 s per route, 127.0.0.1)')
     say()

@@ -5,7 +5,10 @@
  * Fast at a million rows because nothing scans the table: counts live in category_counts (kept in
  * step by the same atomic batch as each insert), and a median is one index walk to the middle of
  * (category, price). Medians are memoised per isolate by the count they were computed at; rows are
- * never updated or deleted, so an unchanged count means an unchanged set of values.
+ * never updated or deleted, so an unchanged count means an unchanged set of values. The walk to
+ * the middle costs O(n), so past LARGE_COUNT values a memoised median is reused for up to
+ * MEDIAN_TTL_MS while new rows arrive: one more value barely moves a median of thousands, and the
+ * aggregates are documented as eventually consistent. Small categories stay exact.
  */
 import {
   type CategoryAggregate,
@@ -117,7 +120,9 @@ interface CategoryCounts {
 }
 
 /** Median by `category:price`, with the count it was taken at. Isolate-local; see the file comment. */
-const medianMemo = new Map<string, { k: number; median: number | null }>()
+const medianMemo = new Map<string, { k: number; median: number | null; at: number }>()
+const LARGE_COUNT = 1000
+const MEDIAN_TTL_MS = 60_000
 
 /** The Contributions object of SPEC.md: counts, models and the medians the disclosure rule allows. */
 export async function readContributions(db: D1Database): Promise<Contributions> {
@@ -176,7 +181,8 @@ async function readMedians(
       if (k < DISCLOSURE_THRESHOLD) continue
       const key = `${category}:${price}`
       const memo = medianMemo.get(key)
-      if (memo && memo.k === k) out.set(key, memo.median)
+      const fresh = memo && (memo.k === k || (k >= LARGE_COUNT && Date.now() - memo.at < MEDIAN_TTL_MS))
+      if (memo && fresh) out.set(key, memo.median)
       else missing.push({ key, category, price })
     }
   }
@@ -189,7 +195,7 @@ async function readMedians(
     if (!row) return
     // Float noise from averaging (0.1 + 0.2) is not information; 12 significant digits keep every real price.
     const median = row.median === null ? null : Number(row.median.toPrecision(12))
-    medianMemo.set(m.key, { k: row.k, median })
+    medianMemo.set(m.key, { k: row.k, median, at: Date.now() })
     out.set(m.key, row.k >= DISCLOSURE_THRESHOLD ? median : null)
   })
   return out
