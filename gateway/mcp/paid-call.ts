@@ -5,13 +5,14 @@
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import type { McpTool } from '../../schema/mcp-tools.js'
+import type { Outcome } from '../../schema/routes.js'
 import type { Prepared } from '../datasets/query.js'
 import type { Env } from '../env.js'
 import { type Binding, normaliseQuery } from '../payment/binding.js'
 import { chargeRequest, issueChallenge, type PaymentConfig, verifyAndSettle } from '../payment/charge.js'
 import { credentialFromJson, MalformedCredential } from '../payment/credential.js'
 import { ledgerOf } from '../payment/http.js'
-import { PAYMENT_PROBLEMS, PROBLEM_BASE, type Refusal, refusal } from '../payment/problems.js'
+import { problemBody, type Refusal, refusal } from '../payment/problems.js'
 
 export const META_PAYMENT_REQUIRED = 'org.paymentauth/payment-required'
 export const META_CREDENTIAL = 'org.paymentauth/credential'
@@ -19,20 +20,14 @@ export const META_RECEIPT = 'org.paymentauth/receipt'
 /** JSON-RPC codes of the MCP payment transport draft. */
 export const VERIFICATION_FAILED = -32043
 
-type Outcome = 'challenged' | 'refused' | 'paid'
+type PaidOutcome = Extract<Outcome, 'challenged' | 'refused' | 'paid'>
 
 async function paymentRequired(config: PaymentConfig, binding: Binding, tool: McpTool, r: Refusal) {
   const challenge = await issueChallenge(config, binding, tool.route.summary)
   return {
     httpStatus: 402,
     challenges: [{ ...challenge, request: chargeRequest(config) }],
-    problem: {
-      type: `${PROBLEM_BASE}${r.problem}`,
-      title: PAYMENT_PROBLEMS[r.problem],
-      status: r.status,
-      detail: r.detail,
-      challengeId: challenge.id,
-    },
+    problem: problemBody(r, challenge.id),
   }
 }
 
@@ -42,7 +37,7 @@ export async function callPaidTool(
   tool: McpTool,
   prepared: Extract<Prepared, { ok: true }>,
   meta: Record<string, unknown> | undefined,
-): Promise<{ outcome: Outcome; result: Record<string, unknown> }> {
+): Promise<{ outcome: PaidOutcome; result: Record<string, unknown> }> {
   const binding: Binding = { via: 'mcp', target: tool.name, query: normaliseQuery(prepared.filters) }
   const raw = meta?.[META_CREDENTIAL]
   if (raw === undefined) {

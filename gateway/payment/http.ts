@@ -7,7 +7,7 @@ import type { Binding } from './binding.js'
 import { formatChallenge } from './challenge.js'
 import { issueChallenge, type Ledger, type PaymentConfig, verifyAndSettle } from './charge.js'
 import { MalformedCredential, parseAuthorization } from './credential.js'
-import { PAYMENT_PROBLEMS, PROBLEM_BASE, type Refusal, refusal } from './problems.js'
+import { problemBody, type Refusal, refusal } from './problems.js'
 import type { Receipt } from './receipt.js'
 
 export function ledgerOf(env: Env): Ledger {
@@ -55,19 +55,10 @@ export async function requirePayment(
 }
 
 async function challengeResponse(config: PaymentConfig, binding: Binding, description: string, r: Refusal) {
-  const body: Record<string, unknown> = {
-    type: `${PROBLEM_BASE}${r.problem}`,
-    title: PAYMENT_PROBLEMS[r.problem],
-    status: r.status,
-    detail: r.detail,
-  }
   const headers: Record<string, string> = { 'content-type': 'application/json', 'cache-control': 'no-store' }
-  if (r.status === 402) {
-    const challenge = await issueChallenge(config, binding, description)
-    headers['www-authenticate'] = formatChallenge(challenge)
-    body.challengeId = challenge.id
-  } else {
-    headers['retry-after'] = '5'
-  }
-  return new Response(JSON.stringify(body), { status: r.status, headers })
+  // A processor outage (503) keeps the credential retryable, so it gets Retry-After, not a new challenge.
+  const challenge = r.status === 402 ? await issueChallenge(config, binding, description) : undefined
+  if (challenge) headers['www-authenticate'] = formatChallenge(challenge)
+  else headers['retry-after'] = '5'
+  return new Response(JSON.stringify(problemBody(r, challenge?.id)), { status: r.status, headers })
 }

@@ -23,6 +23,17 @@ export interface Refusal {
   detail: string
 }
 
+/** The RFC 9457 body of a payment problem, as the 402 body and the MCP `problem` member. */
+export function problemBody(r: Refusal, challengeId?: string) {
+  return {
+    type: `${PROBLEM_BASE}${r.problem}`,
+    title: PAYMENT_PROBLEMS[r.problem],
+    status: r.status,
+    detail: r.detail,
+    ...(challengeId ? { challengeId } : {}),
+  }
+}
+
 export function refusal(problem: PaymentProblem, detail: string): Refusal {
   return { status: problem === 'internal-payment-error' ? 503 : 402, problem, detail }
 }
