@@ -2,8 +2,9 @@
  * Bundle: each dataset becomes one content-hashed JSON file; the manifest maps names to files.
  */
 import { BUNDLES, type BundleData, type BundleManifest, type BundleName } from '../schema/datasets.js'
+import { canonicalize } from '../schema/jcs.js'
 import { SERVICE_VERSION } from '../schema/routes.js'
-import { canonicalJson, sha256 } from './canonical-json.js'
+import { sha256 } from './sha256.js'
 
 export interface BundleFile {
   name: BundleName
@@ -17,7 +18,7 @@ export function bundle(data: BundleData): { files: BundleFile[]; manifest: Bundl
   const entries: Partial<BundleManifest['bundles']> = {}
   for (const name of Object.keys(BUNDLES) as BundleName[]) {
     const access = BUNDLES[name]
-    const text = canonicalJson(data[name])
+    const text = canonicalize(data[name])
     const hash = sha256(text)
     const file = `${name}.${hash.slice(0, 16)}.json`
     const path = access === 'free' ? `public/data/${file}` : `private/${file}`

@@ -4,8 +4,8 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { ServiceUrls } from '../schema/config.js'
+import { canonicalize } from '../schema/jcs.js'
 import { bundle, bundlesModule } from './bundle.js'
-import { canonicalJson } from './canonical-json.js'
 import { checkOpenapi } from './check-openapi.js'
 import { collect } from './collect.js'
 import { compileDatasets } from './datasets.js'
@@ -44,7 +44,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const module = bundlesModule(bundles)
   const files = new Map<string, string>([
     ...bundles.map((b) => [b.path, b.text] as const),
-    ['private/manifest.json', canonicalJson(manifest)],
+    ['private/manifest.json', canonicalize(manifest)],
     ['private/bundles.js', module.js],
     ['private/bundles.d.ts', module.dts],
     ['public/agents.json', agents],

@@ -1,5 +1,5 @@
 /**
- * JSON Canonicalization Scheme (RFC 8785) for the JSON values a challenge carries:
+ * JSON Canonicalization Scheme (RFC 8785), used for payment challenges and for the build's bundles:
  * object keys sorted by UTF-16 code units, no white space, ECMAScript number and string forms.
  */
 

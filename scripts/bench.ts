@@ -20,11 +20,10 @@ import { parse, stringify } from 'yaml'
 import { build } from '../build/index.js'
 import { syntheticSeedSql } from '../gateway/submissions/seed-sql.js'
 import { LOCAL_URLS } from '../schema/config.js'
-import { localD1, type RunningService, startService } from './service.js'
+import { localD1, quietEnv, type RunningService, startService } from './service.js'
 
 const PORT = Number(process.env.BENCH_PORT ?? 8798)
 const BASE = `http://127.0.0.1:${PORT}`
-const quietEnv = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' }
 const lines: string[] = []
 const say = (line = '') => {
   console.log(line)

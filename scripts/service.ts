@@ -47,7 +47,8 @@ export interface RunningService {
   stop(): Promise<void>
 }
 
-const quietEnv = {
+/** The environment for every wrangler call: no telemetry, no network look-ups. */
+export const quietEnv = {
   ...process.env,
   WRANGLER_SEND_METRICS: 'false',
   WRANGLER_SEND_ERROR_REPORTS: 'false',

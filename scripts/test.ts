@@ -4,9 +4,10 @@
  */
 import { mkdir, readFile } from 'node:fs/promises'
 import { $ } from 'zx'
+import { quietEnv } from './service.js'
 
 $.verbose = true
-$.env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' }
+$.env = quietEnv
 
 interface VitestReport {
   numPassedTests: number

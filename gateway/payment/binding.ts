@@ -3,8 +3,9 @@
  * normalised request (HTTP method, path and query, or MCP tool and arguments); it is bound into
  * the challenge id, and a credential is accepted only for the request it names.
  */
+
+import { canonicalize } from '../../schema/jcs.js'
 import { encodeText } from './base64url.js'
-import { canonicalize } from './jcs.js'
 
 export interface Binding {
   via: 'http' | 'mcp'

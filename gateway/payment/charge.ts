@@ -3,13 +3,14 @@
  * settle a credential for it. Order: parse → HMAC → expiry → request binding → atomic claim
  * (ledger) → processor. Nothing here knows about headers or JSON-RPC.
  */
+
+import { canonicalize } from '../../schema/jcs.js'
 import { PRICE } from '../../schema/routes.js'
 import { encodeText } from './base64url.js'
 import { type Binding, opaqueFor } from './binding.js'
 import type { Challenge } from './challenge.js'
 import { challengeId, sameId } from './challenge-id.js'
 import type { Credential } from './credential.js'
-import { canonicalize } from './jcs.js'
 import type { PaymentLedger, SettleResult } from './ledger.js'
 import { type Refusal, refusal } from './problems.js'
 import type { ProcessorConfig } from './processor.js'

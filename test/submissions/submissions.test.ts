@@ -5,19 +5,18 @@
  * Run: npx vitest run --project node test/submissions/submissions.test.ts
  */
 
-import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { unstable_startWorker } from 'wrangler'
 import { DISCLOSURE_RULE, DISCLOSURE_THRESHOLD } from '../../schema/submission.js'
+import { localD1, SUBMISSIONS_CONFIG } from '../../scripts/service.js'
 
-const CONFIG = 'gateway/submissions/wrangler.jsonc'
+const CONFIG = SUBMISSIONS_CONFIG
 const LIMIT = 40
 /** Local wrangler dev can fall over under bursts of 200+ concurrent POSTs; stay well below. */
 const BATCH = 50
-const quiet = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' }
 
 let state: string
 let worker: Awaited<ReturnType<typeof unstable_startWorker>>
@@ -25,25 +24,7 @@ let base: URL
 
 beforeAll(async () => {
   state = mkdtempSync(join(tmpdir(), 'subs-test-'))
-  execFileSync(
-    'npx',
-    [
-      'wrangler',
-      'd1',
-      'migrations',
-      'apply',
-      'rules-pricing-submissions',
-      '--local',
-      '-c',
-      CONFIG,
-      '--persist-to',
-      state,
-    ],
-    {
-      env: quiet,
-      stdio: 'ignore',
-    },
-  )
+  await localD1(state, ['migrations', 'apply'])
   worker = await unstable_startWorker({
     config: CONFIG,
     bindings: { SUBMIT_LIMIT_PER_MINUTE: { type: 'plain_text', value: String(LIMIT) } },

@@ -12,7 +12,7 @@ import {
   MalformedCredential,
   parseAuthorization,
 } from '../../gateway/payment/credential.js'
-import { canonicalize } from '../../gateway/payment/jcs.js'
+import { canonicalize } from '../../schema/jcs.js'
 import authorization from '../fixtures/mpp/authorization.json'
 import base64url from '../fixtures/mpp/base64url.json'
 import ids from '../fixtures/mpp/challenge-id.json'
