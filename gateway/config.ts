@@ -8,6 +8,8 @@ import { MIN_SECRET_BYTES } from './payment/challenge-id.js'
 import type { PaymentConfig } from './payment/charge.js'
 
 const CHALLENGE_TTL_MS = 5 * 60 * 1000
+/** Stripe's search index usually catches up within a minute; five leaves room for a slow day. */
+const SEARCH_SETTLE_MS = 5 * 60 * 1000
 
 export type ConfigResult = { ok: true; config: PaymentConfig } | { ok: false; problems: string[] }
 
@@ -45,6 +47,7 @@ function readConfig(env: Env): ConfigResult {
         url: env.PROCESSOR_URL.replace(/\/$/, ''),
         secret: env.PROCESSOR_SECRET as string,
         timeoutMs: Number(env.PROCESSOR_TIMEOUT_MS ?? 10_000),
+        searchSettleMs: Number(env.PROCESSOR_SEARCH_SETTLE_MS ?? SEARCH_SETTLE_MS),
       },
       challengeTtlMs: CHALLENGE_TTL_MS,
     },

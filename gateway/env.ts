@@ -2,11 +2,16 @@
  * The gateway's bindings and configuration (wrangler.jsonc vars, secrets in .dev.vars or
  * `wrangler secret put`).
  */
+import type { AttemptLimiter } from './payment/attempt-limiter.js'
 import type { PaymentLedger } from './payment/ledger.js'
 
 export interface Env {
   ASSETS: Fetcher
   LEDGER: DurableObjectNamespace<PaymentLedger>
+  /** Failed payment attempts per client. */
+  ATTEMPTS: DurableObjectNamespace<AttemptLimiter>
+  /** Refused payments a client may make per minute before 429 (default in failure-window.ts). */
+  FAILED_PAYMENTS_PER_MINUTE?: string
   /** The submissions Worker (D1): submit, aggregates, counters. */
   SUBMISSIONS: Fetcher
   /** `production` refuses the local processor stand-in; `local` is what `npm start` sets. */
@@ -19,6 +24,8 @@ export interface Env {
   STRIPE_NETWORK_ID: string
   PROCESSOR_URL: string
   PROCESSOR_TIMEOUT_MS?: string
+  /** How long after a failed create call an empty search result is trusted (ms). */
+  PROCESSOR_SEARCH_SETTLE_MS?: string
   /** Secrets. */
   PROCESSOR_SECRET?: string
   PAYMENT_HMAC_SECRET?: string

@@ -20,6 +20,7 @@ import { pricingIndex } from './pricing-index.js'
 import { retiredFeed } from './retired.js'
 import { countHit } from './stats.js'
 
+export { AttemptLimiter } from './payment/attempt-limiter.js'
 export { PaymentLedger } from './payment/ledger.js'
 
 type Handler = (req: IRequest, env: Env, ctx: ExecutionContext) => Promise<Response> | Response
@@ -49,7 +50,7 @@ function dataRoute(route: Route): Handler {
     const binding = { via: 'http' as const, target: `GET ${route.path}`, query }
     const gate = await requirePayment(req, env, config.config, binding, route.summary)
     if (!gate.paid) return done(ctx, env, req, route, gate.outcome, gate.response)
-    const response = serializedResponse(req, await payload(), {
+    const response = serializedResponse(null, await payload(), {
       'cache-control': 'private',
       'payment-receipt': receiptHeader(gate.receipt),
     })

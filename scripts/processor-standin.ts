@@ -3,21 +3,38 @@
  * uses, with shared-payment-token semantics, so `npm start` and the tests can pay without a
  * network. Development and test only; a deployed gateway refuses it.
  *
- * Tokens: `spt_test_<anything>` pays once; `spt_test_decline…` is declined; `spt_test_action…`
- * needs an extra step (requires_action); `spt_test_timeout…` gets no answer; `spt_test_error…`
- * gets a 500; `spt_test_slow…` answers after SLOW_MS. A repeated Idempotency-Key replays the
- * first answer with `Idempotent-Replayed: true`.
+ * It behaves as Stripe does where the gateway depends on it:
+ * - Idempotency: the first answer under an Idempotency-Key is stored, 5xx included, and replayed
+ *   with `Idempotent-Replayed: true`; a second request while the first is still running under the
+ *   same key gets 409 `idempotency_key_in_use` (nothing stored, safe to retry).
+ * - PaymentIntents can be retrieved by id and found by `metadata['challenge_id']` through search.
+ * - An intent can sit in `processing` or `requires_action` and complete later.
+ *
+ * Tokens (see README): `spt_test_<anything>` pays once; `…decline…` is declined; `…action…` needs
+ * an extra step; `…processing…` is processing; `…timeout…` never answers; `…error…` is an outage
+ * (500, nothing charged); `…lost…` charges, then answers 500; `…stall…` is held until released
+ * (or `stallMs`), then pays.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 
 import { STANDIN_SECRET } from '../schema/config.js'
 
-const SLOW_MS = 1500
+/** How long a stall token is held when nobody releases it (npm start users). */
+const DEFAULT_STALL_MS = 30_000
 
 interface StoredAnswer {
   status: number
   body: unknown
   params: string
+}
+
+interface Intent {
+  id: string
+  object: 'payment_intent'
+  amount: number
+  currency: string
+  status: string
+  metadata: Record<string, string>
 }
 
 export interface StandinLedger {
@@ -35,9 +52,23 @@ export interface ProcessorStandin {
   close(): Promise<void>
 }
 
-export async function startProcessorStandin(port = 0, host = '127.0.0.1'): Promise<ProcessorStandin> {
+export interface StandinOptions {
+  port?: number
+  host?: string
+  /** How long a `spt_test_stall…` request is held before it pays, unless released first. */
+  stallMs?: number
+}
+
+type Answer = { status: number; body: unknown }
+
+export async function startProcessorStandin(options: StandinOptions = {}): Promise<ProcessorStandin> {
+  const { port = 0, host = '127.0.0.1', stallMs = DEFAULT_STALL_MS } = options
   const ledger: StandinLedger = { succeeded: new Map(), calls: 0, replays: 0 }
   const answers = new Map<string, StoredAnswer>()
+  const running = new Set<string>()
+  const intents = new Map<string, Intent>()
+  /** Stalled requests by token, each waiting for its release. */
+  const stalled = new Map<string, () => void>()
   let next = 1
   const held = new Set<ServerResponse>()
 
@@ -56,15 +87,47 @@ export async function startProcessorStandin(port = 0, host = '127.0.0.1'): Promi
         succeeded: Object.fromEntries(ledger.succeeded),
         calls: ledger.calls,
         replays: ledger.replays,
+        stalled: [...stalled.keys()],
       })
-    if (req.method !== 'POST' || url.pathname !== '/v1/payment_intents')
-      return send(res, 404, { error: { type: 'invalid_request_error', message: 'unrecognised request URL' } })
+    // Test controls: release a stalled token; complete a processing or requires_action intent.
+    const release = /^\/__standin\/release\/(spt_[A-Za-z0-9_]+)$/.exec(url.pathname)
+    if (req.method === 'POST' && release) {
+      const go = stalled.get(release[1] as string)
+      go?.()
+      return send(res, go ? 200 : 404, { released: !!go })
+    }
+    const complete = /^\/__standin\/complete\/(pi_[A-Za-z0-9_]+)$/.exec(url.pathname)
+    if (req.method === 'POST' && complete) {
+      const pi = intents.get(complete[1] as string)
+      if (!pi) return send(res, 404, { completed: false })
+      pi.status = 'succeeded'
+      return send(res, 200, pi)
+    }
     if (req.headers.authorization !== `Bearer ${STANDIN_SECRET}`)
       return send(res, 401, { error: { type: 'invalid_request_error', message: 'invalid API key' } })
+    if (req.method === 'GET' && url.pathname === '/v1/payment_intents/search')
+      return send(res, 200, search(url.searchParams.get('query') ?? ''))
+    const retrieve = /^\/v1\/payment_intents\/(pi_[A-Za-z0-9_]+)$/.exec(url.pathname)
+    if (req.method === 'GET' && retrieve) {
+      const pi = intents.get(retrieve[1] as string)
+      return pi
+        ? send(res, 200, pi)
+        : send(res, 404, invalid('no such payment_intent', 'resource_missing').body)
+    }
+    if (req.method !== 'POST' || url.pathname !== '/v1/payment_intents')
+      return send(res, 404, { error: { type: 'invalid_request_error', message: 'unrecognised request URL' } })
     const raw = await readBody(req)
-    const params = new URLSearchParams(raw)
     const key = req.headers['idempotency-key']
-    const stored = typeof key === 'string' ? answers.get(key) : undefined
+    if (typeof key !== 'string') return create(new URLSearchParams(raw), res)
+    if (running.has(key))
+      return send(res, 409, {
+        error: {
+          type: 'idempotency_error',
+          code: 'idempotency_key_in_use',
+          message: 'There is currently another in-progress request using this Idempotent Key.',
+        },
+      })
+    const stored = answers.get(key)
     if (stored) {
       ledger.replays++
       if (stored.params !== raw)
@@ -73,14 +136,24 @@ export async function startProcessorStandin(port = 0, host = '127.0.0.1'): Promi
         })
       return send(res, stored.status, stored.body, { 'idempotent-replayed': 'true' })
     }
-    ledger.calls++
-    const answer = await decide(params, res)
-    if (!answer) return // held open: the timeout token never gets an answer
-    if (typeof key === 'string' && answer.status < 500) answers.set(key, { ...answer, params: raw })
-    send(res, answer.status, answer.body)
+    running.add(key)
+    try {
+      const answer = await create(new URLSearchParams(raw), res)
+      if (answer) answers.set(key, { ...answer, params: raw })
+    } finally {
+      running.delete(key)
+    }
   }
 
-  async function decide(params: URLSearchParams, res: ServerResponse) {
+  /** Creates and confirms an intent; answers the request unless the token never gets an answer. */
+  async function create(params: URLSearchParams, res: ServerResponse): Promise<Answer | null> {
+    ledger.calls++
+    const answer = await decide(params, res)
+    if (answer) send(res, answer.status, answer.body)
+    return answer
+  }
+
+  async function decide(params: URLSearchParams, res: ServerResponse): Promise<Answer | null> {
     const token = params.get('shared_payment_granted_token') ?? ''
     const amount = Number(params.get('amount'))
     if (!Number.isInteger(amount) || amount < 50 || !params.get('currency'))
@@ -90,23 +163,62 @@ export async function startProcessorStandin(port = 0, host = '127.0.0.1'): Promi
       return invalid(`no such shared payment token: '${token}'`, 'resource_missing')
     if (token.startsWith('spt_test_timeout')) {
       held.add(res)
+      // Never answered, and nothing stored: the key stays "in progress" until the stand-in stops.
+      await new Promise<void>((resolve) => res.once('close', resolve))
       return null
     }
     if (token.startsWith('spt_test_error'))
       return { status: 500, body: { error: { type: 'api_error', message: 'stand-in outage' } } }
-    if (token.startsWith('spt_test_slow')) await new Promise((r) => setTimeout(r, SLOW_MS))
+    if (token.startsWith('spt_test_stall'))
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, stallMs)
+        stalled.set(token, () => {
+          clearTimeout(timer)
+          resolve()
+        })
+      }).finally(() => stalled.delete(token))
     if (token.startsWith('spt_test_decline'))
       return {
         status: 402,
         body: { error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' } },
       }
-    const id = `pi_standin_${String(next++).padStart(6, '0')}`
-    if (token.startsWith('spt_test_action'))
-      return { status: 200, body: intent(id, amount, 'requires_action') }
     if (ledger.succeeded.has(token))
       return invalid('this shared payment token was already used', 'shared_payment_granted_token_used')
-    ledger.succeeded.set(token, id)
-    return { status: 200, body: intent(id, amount, 'succeeded') }
+    const pi = newIntent(params, amount, 'succeeded')
+    if (token.startsWith('spt_test_action')) pi.status = 'requires_action'
+    else if (token.startsWith('spt_test_processing')) pi.status = 'processing'
+    else ledger.succeeded.set(token, pi.id)
+    if (token.startsWith('spt_test_lost'))
+      return {
+        status: 500,
+        body: { error: { type: 'api_error', message: 'stand-in failure after the charge' } },
+      }
+    return { status: 200, body: pi }
+  }
+
+  function newIntent(params: URLSearchParams, amount: number, status: string): Intent {
+    const metadata: Record<string, string> = {}
+    for (const [k, v] of params) {
+      const m = /^metadata\[(.+)\]$/.exec(k)
+      if (m) metadata[m[1] as string] = v
+    }
+    const pi: Intent = {
+      id: `pi_standin_${String(next++).padStart(6, '0')}`,
+      object: 'payment_intent',
+      amount,
+      currency: params.get('currency') ?? 'usd',
+      status,
+      metadata,
+    }
+    intents.set(pi.id, pi)
+    return pi
+  }
+
+  /** The one search query the gateway makes: `metadata['challenge_id']:'<id>'`. */
+  function search(query: string) {
+    const m = /^metadata\['([a-z_]+)'\]:'([^']*)'$/.exec(query)
+    const data = m ? [...intents.values()].filter((pi) => pi.metadata[m[1] as string] === m[2]) : []
+    return { object: 'search_result', data, has_more: false }
   }
 
   await new Promise<void>((resolve) => server.listen(port, host, resolve))
@@ -117,6 +229,7 @@ export async function startProcessorStandin(port = 0, host = '127.0.0.1'): Promi
     ledger,
     close: () =>
       new Promise<void>((resolve) => {
+        for (const go of stalled.values()) go()
         for (const res of held) res.destroy()
         server.closeAllConnections()
         server.close(() => resolve())
@@ -124,15 +237,12 @@ export async function startProcessorStandin(port = 0, host = '127.0.0.1'): Promi
   }
 }
 
-function intent(id: string, amount: number, status: string) {
-  return { id, object: 'payment_intent', amount, currency: 'usd', status }
-}
-
-function invalid(message: string, code = 'parameter_invalid') {
+function invalid(message: string, code = 'parameter_invalid'): Answer {
   return { status: 400, body: { error: { type: 'invalid_request_error', code, message } } }
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  if (res.headersSent || res.destroyed) return
   res.writeHead(status, { 'content-type': 'application/json', ...headers })
   res.end(JSON.stringify(body))
 }

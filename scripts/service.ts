@@ -11,7 +11,7 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { build } from '../build/index.js'
 import { STANDIN_SECRET } from '../schema/config.js'
-import { type ProcessorStandin, startProcessorStandin } from './processor-standin.js'
+import { type ProcessorStandin, type StandinOptions, startProcessorStandin } from './processor-standin.js'
 
 export const GATEWAY_CONFIG = 'gateway/wrangler.jsonc'
 export const SUBMISSIONS_CONFIG = 'gateway/submissions/wrangler.jsonc'
@@ -32,6 +32,8 @@ export interface ServiceOptions {
   submissionsVars?: Record<string, string>
   /** Print wrangler's output (npm start) instead of keeping it for errors only (tests). */
   verbose?: boolean
+  /** Processor stand-in options, e.g. how long a stall token is held. */
+  processor?: StandinOptions
   /** Another gateway config (the benchmark's, with a pure static asset path). */
   gatewayConfig?: string
 }
@@ -142,7 +144,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const urls = localUrls(port)
   await mkdir(stateDir, { recursive: true })
   if (!options.skipBuild) await build({ contentDir: 'content', outDir: 'dist', urls })
-  const processor = await startProcessorStandin()
+  const processor = await startProcessorStandin(options.processor)
   await localD1(stateDir, ['migrations', 'apply'], verbose)
   const submissionsConfig = options.submissionsVars
     ? await generatedSubmissionsConfig(port, options.submissionsVars)

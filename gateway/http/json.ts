@@ -37,13 +37,14 @@ export async function jsonResponse(
   return serializedResponse(request, await serialize(value), headers, status)
 }
 
+/** `request` null: answer unconditionally (a paid answer is never a 304: the buyer paid for the body). */
 export function serializedResponse(
-  request: Request,
+  request: Request | null,
   { body, etag }: Serialized,
   headers: Record<string, string>,
   status = 200,
 ): Response {
   const all = { 'content-type': 'application/json; charset=utf-8', etag, ...headers }
-  if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers: all })
+  if (request?.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers: all })
   return new Response(body, { status, headers: all })
 }

@@ -16,6 +16,7 @@ import { paymentConfig } from '../config.js'
 import { PREPARE } from '../datasets/prepare.js'
 import { checkParams } from '../datasets/query.js'
 import type { Env } from '../env.js'
+import { clientAddress } from '../payment/http.js'
 import { countHit } from '../stats.js'
 import { callPaidTool } from './paid-call.js'
 import { listedTools, toolNamed } from './tools.js'
@@ -70,14 +71,42 @@ function createServer(env: Env, ctx: ExecutionContext, request: Request): Server
         ErrorCode.InternalError,
         `payments are not configured: ${config.problems.join('; ')}`,
       )
-    const result = await callPaidTool(env, config.config, tool, prepared, call.params._meta)
+    const result = await callPaidTool(
+      env,
+      config.config,
+      tool,
+      prepared,
+      call.params._meta,
+      clientAddress(request),
+    )
     countHit(ctx, env, request, endpoint, result.outcome)
     return result.result
   })
   return server
 }
 
-export async function handleMcp(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+/**
+ * JSON-RPC batches left MCP in 2025-06-18. Refusing them keeps one message per request, so a paid
+ * answer can never be dropped beside a cancellation or a duplicate id after its payment settled.
+ */
+async function singleMessage(request: Request): Promise<Request | Response> {
+  if (request.method !== 'POST') return request
+  const text = await request.text()
+  if (text.trimStart().startsWith('['))
+    return Response.json(
+      {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: 'batches are not supported: send one JSON-RPC message per request' },
+      },
+      { status: 400 },
+    )
+  return new Request(request, { body: text })
+}
+
+export async function handleMcp(incoming: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const request = await singleMessage(incoming)
+  if (request instanceof Response) return request
   const server = createServer(env, ctx, request)
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,

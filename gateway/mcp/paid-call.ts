@@ -1,26 +1,48 @@
 /**
  * A paid tool call: without a credential, an isError result carrying the challenge under
  * _meta["org.paymentauth/payment-required"]; with one, settle it and return the payload with
- * _meta["org.paymentauth/receipt"]; a refused credential is JSON-RPC -32043 with a fresh challenge.
+ * _meta["org.paymentauth/receipt"]; a refused credential is an isError result, never a JSON-RPC error.
  */
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import type { McpTool } from '../../schema/mcp-tools.js'
 import type { Outcome } from '../../schema/routes.js'
 import type { Prepared } from '../datasets/query.js'
 import type { Env } from '../env.js'
 import { type Binding, normaliseQuery } from '../payment/binding.js'
-import { chargeRequest, issueChallenge, type PaymentConfig, verifyAndSettle } from '../payment/charge.js'
+import {
+  chargeRequest,
+  issueChallenge,
+  type PaymentConfig,
+  type Settlement,
+  verifyAndSettle,
+} from '../payment/charge.js'
 import { credentialFromJson, MalformedCredential } from '../payment/credential.js'
-import { ledgerOf } from '../payment/http.js'
+import { attemptsOf, ledgerOf } from '../payment/http.js'
 import { problemBody, type Refusal, refusal } from '../payment/problems.js'
 
 export const META_PAYMENT_REQUIRED = 'org.paymentauth/payment-required'
 export const META_CREDENTIAL = 'org.paymentauth/credential'
 export const META_RECEIPT = 'org.paymentauth/receipt'
-/** JSON-RPC codes of the MCP payment transport draft. */
-export const VERIFICATION_FAILED = -32043
+/** A payment problem that comes with no new challenge (a pending payment, a client over its limit). */
+export const META_PROBLEM = 'org.paymentauth/problem'
 
 type PaidOutcome = Extract<Outcome, 'challenged' | 'refused' | 'paid'>
+
+/**
+ * A refused credential as a tool result. A 402 carries a fresh challenge; a pending payment (503)
+ * or a client over its failure limit (429) carries none, since the same credential is to be sent
+ * again (503) or nothing is to be tried for a while (429).
+ */
+async function refusedResult(config: PaymentConfig, binding: Binding, tool: McpTool, r: Refusal) {
+  const text =
+    r.status === 402
+      ? `Payment refused (${r.problem}): ${r.detail}. ${tool.name} costs 0.50 USD: pay the fresh challenge in _meta["${META_PAYMENT_REQUIRED}"] and call again with _meta["${META_CREDENTIAL}"].`
+      : `Payment not settled (${r.problem}): ${r.detail}. Retry after ${r.retryAfterS ?? 5} s.`
+  const meta =
+    r.status === 402
+      ? { [META_PAYMENT_REQUIRED]: await paymentRequired(config, binding, tool, r) }
+      : { [META_PROBLEM]: { ...problemBody(r), retryAfterS: r.retryAfterS ?? 5 } }
+  return { isError: true, content: [{ type: 'text', text }], _meta: meta }
+}
 
 async function paymentRequired(config: PaymentConfig, binding: Binding, tool: McpTool, r: Refusal) {
   const challenge = await issueChallenge(config, binding, tool.route.summary)
@@ -37,6 +59,7 @@ export async function callPaidTool(
   tool: McpTool,
   prepared: Extract<Prepared, { ok: true }>,
   meta: Record<string, unknown> | undefined,
+  clientAddress: string,
 ): Promise<{ outcome: PaidOutcome; result: Record<string, unknown> }> {
   const binding: Binding = { via: 'mcp', target: tool.name, query: normaliseQuery(prepared.filters) }
   const raw = meta?.[META_CREDENTIAL]
@@ -61,25 +84,22 @@ export async function callPaidTool(
       },
     }
   }
-  let credential: ReturnType<typeof credentialFromJson>
+  let settlement: Settlement
   try {
-    credential = credentialFromJson(raw)
+    settlement = await verifyAndSettle(
+      config,
+      ledgerOf(env),
+      credentialFromJson(raw),
+      binding,
+      await attemptsOf(env, clientAddress),
+    )
   } catch (error) {
     if (!(error instanceof MalformedCredential)) throw error
-    throw new McpError(ErrorCode.InvalidParams, `malformed payment credential: ${error.message}`, {
-      ...(await paymentRequired(config, binding, tool, refusal('malformed-credential', error.message))),
-    })
+    settlement = { ok: false, refusal: refusal('malformed-credential', error.message) }
   }
-  const settlement = await verifyAndSettle(config, ledgerOf(env), credential, binding)
-  if (!settlement.ok) {
-    const { refusal: r } = settlement
-    if (r.status === 503)
-      throw new McpError(ErrorCode.InternalError, `payment processor unavailable: ${r.detail}`)
-    throw new McpError(VERIFICATION_FAILED, `payment verification failed: ${r.detail}`, {
-      ...(await paymentRequired(config, binding, tool, r)),
-      failure: { reason: r.problem, detail: r.detail },
-    })
-  }
+  // Every refusal stays in band: SDKs turn JSON-RPC errors into tool errors that drop error.data.
+  if (!settlement.ok)
+    return { outcome: 'refused', result: await refusedResult(config, binding, tool, settlement.refusal) }
   const payload = prepared.payload() as Record<string, unknown>
   return {
     outcome: 'paid',

@@ -5,7 +5,7 @@
  */
 
 import { canonicalize } from '../../schema/jcs.js'
-import { encodeText } from './base64url.js'
+import { decodeText, encodeBytes, encodeText } from './base64url.js'
 
 export interface Binding {
   via: 'http' | 'mcp'
@@ -24,6 +24,27 @@ export function normaliseQuery(filters: Record<string, string | undefined>): str
     .join('&')
 }
 
+/**
+ * The `opaque` of a new challenge: the binding plus a random nonce, so every challenge issued has
+ * its own id even for the same request in the same second (two buyers never share one).
+ */
 export function opaqueFor(binding: Binding): string {
-  return encodeText(canonicalize({ query: binding.query, target: binding.target, via: binding.via }))
+  const nonce = encodeBytes(crypto.getRandomValues(new Uint8Array(16)))
+  return encodeText(canonicalize({ nonce, query: binding.query, target: binding.target, via: binding.via }))
+}
+
+/** Whether an echoed `opaque` names this request (its id, checked before, proves we issued it). */
+export function opaqueBinds(opaque: string | undefined, binding: Binding): boolean {
+  if (!opaque) return false
+  try {
+    const bound = JSON.parse(decodeText(opaque)) as Record<string, unknown>
+    return (
+      typeof bound.nonce === 'string' &&
+      bound.via === binding.via &&
+      bound.target === binding.target &&
+      bound.query === binding.query
+    )
+  } catch {
+    return false
+  }
 }

@@ -7,7 +7,7 @@
 import { canonicalize } from '../../schema/jcs.js'
 import { PRICE } from '../../schema/routes.js'
 import { encodeText } from './base64url.js'
-import { type Binding, opaqueFor } from './binding.js'
+import { type Binding, opaqueBinds, opaqueFor } from './binding.js'
 import type { Challenge } from './challenge.js'
 import { challengeId, sameId } from './challenge-id.js'
 import type { Credential } from './credential.js'
@@ -63,11 +63,20 @@ export interface Ledger {
   ): Promise<SettleResult>
 }
 
+/** Failed attempts of the paying client: checked before the ledger and the processor. */
+export interface AttemptGate {
+  /** Seconds until this client may try again, 0 when it may now. */
+  retryAfterS(): Promise<number>
+  /** Counts a payment the processor refused. */
+  fail(): Promise<void>
+}
+
 export async function verifyAndSettle(
   config: PaymentConfig,
   ledger: Ledger,
   credential: Credential,
   binding: Binding,
+  attempts: AttemptGate,
   now = Date.now(),
 ): Promise<Settlement> {
   const refuse = (...args: Parameters<typeof refusal>): Settlement => ({
@@ -75,9 +84,19 @@ export async function verifyAndSettle(
     refusal: refusal(...args),
   })
   const echoed = credential.challenge
-  // Over MCP the request arrives as a JSON object; the id was bound over its JCS base64url form.
-  const request =
-    typeof echoed.request === 'string' ? echoed.request : encodeText(canonicalize(echoed.request as unknown))
+  let request: string
+  let digest: string
+  try {
+    // Over MCP the request arrives as a JSON object; the id was bound over its JCS base64url form.
+    request =
+      typeof echoed.request === 'string'
+        ? echoed.request
+        : encodeText(canonicalize(echoed.request as unknown))
+    digest = await sha256Hex(canonicalize({ challenge: { ...echoed, request }, payload: credential.payload }))
+  } catch {
+    // Numbers JSON cannot round-trip (1e400) or nesting past the engine's limits: the client's error.
+    return refuse('malformed-credential', 'the credential holds values that have no canonical JSON form')
+  }
   const expected = await challengeId(config.hmacSecret, {
     realm: echoed.realm,
     method: echoed.method,
@@ -99,8 +118,7 @@ export async function verifyAndSettle(
     return refuse('invalid-challenge', 'the challenge does not match the current offer')
   const expiresAt = echoed.expires ? Date.parse(echoed.expires) : Number.NaN
   if (Number.isNaN(expiresAt)) return refuse('invalid-challenge', 'the challenge has no valid expiry')
-  if (expiresAt <= now) return refuse('payment-expired', `the challenge expired at ${echoed.expires}`)
-  if (echoed.opaque !== opaqueFor(binding))
+  if (!opaqueBinds(echoed.opaque, binding))
     return refuse(
       'invalid-challenge',
       'the credential was issued for another request (path, query, tool or arguments)',
@@ -109,30 +127,41 @@ export async function verifyAndSettle(
   if (typeof spt !== 'string' || !SPT.test(spt))
     return refuse('invalid-payload', 'payload.spt must be a Stripe shared payment token (spt_…)')
 
-  const digest = await sha256Hex(
-    canonicalize({ challenge: { ...echoed, request }, payload: credential.payload }),
-  )
+  const wait = await attempts.retryAfterS()
+  if (wait > 0)
+    return {
+      ok: false,
+      refusal: {
+        ...refusal(
+          'too-many-failed-attempts',
+          `too many refused payments from this client; try again in ${wait} s`,
+        ),
+        retryAfterS: wait,
+      },
+    }
+  // Expiry is checked by the ledger at the first claim, so a retry of a pending payment is delivered.
   const result = await ledger.settle(echoed.id, {
     credentialDigest: digest,
     spt,
     amount: PRICE.amount,
     currency: PRICE.currency,
     expiresAt,
+    now,
     processor: config.processor,
   })
   if (result.ok) return result
   switch (result.reason) {
     case 'used':
       return refuse('invalid-challenge', result.detail)
+    case 'expired':
+      return refuse('payment-expired', result.detail)
     case 'requires_action':
       return refuse('payment-action-required', result.detail)
     case 'declined':
+      await attempts.fail()
       return refuse('verification-failed', result.detail)
     case 'unavailable':
-      return refuse(
-        'internal-payment-error',
-        `${result.detail}; send the same credential again, it cannot be charged twice`,
-      )
+      return refuse('internal-payment-error', result.detail)
   }
 }
 

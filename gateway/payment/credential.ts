@@ -17,9 +17,22 @@ export class MalformedCredential extends Error {
 const isObject = (v: unknown): v is Record<string, unknown> =>
   !!v && typeof v === 'object' && !Array.isArray(v)
 
+/** Honest credentials nest 4 levels deep; far deeper is an attack on whoever walks the tree. */
+const MAX_DEPTH = 16
+
+function depth(value: unknown, limit: number): number {
+  if (!value || typeof value !== 'object') return 0
+  if (limit <= 0) return 1
+  let deepest = 0
+  for (const child of Object.values(value)) deepest = Math.max(deepest, depth(child, limit - 1))
+  return deepest + 1
+}
+
 /** Checks the decoded JSON shape; the `request` may arrive as a string (HTTP) or object (MCP). */
 export function credentialFromJson(value: unknown): Credential {
   if (!isObject(value)) throw new MalformedCredential('credential is not a JSON object')
+  if (depth(value, MAX_DEPTH) > MAX_DEPTH)
+    throw new MalformedCredential(`credential nests deeper than ${MAX_DEPTH} levels`)
   const { challenge, payload, source } = value
   if (!isObject(challenge)) throw new MalformedCredential('credential has no challenge object')
   for (const name of ['id', 'realm', 'method', 'intent'] as const)
@@ -40,8 +53,16 @@ export function credentialFromJson(value: unknown): Credential {
   }
 }
 
-/** Parses an Authorization header value. Throws MalformedCredential on anything but `Payment <b64url JSON>`. */
+/** Far above any honest credential (about 1 KB), far below what could cost the parser anything. */
+export const MAX_CREDENTIAL_BYTES = 8 * 1024
+
+/**
+ * Parses an Authorization header value. Throws MalformedCredential on anything but
+ * `Payment <b64url JSON>` of a sane size whose challenge echoes `request` as the string it was sent as.
+ */
 export function parseAuthorization(header: string): Credential {
+  if (header.length > MAX_CREDENTIAL_BYTES)
+    throw new MalformedCredential(`the credential is longer than ${MAX_CREDENTIAL_BYTES} bytes`)
   const match = /^payment\s+([A-Za-z0-9_-]+)\s*$/i.exec(header.trim())
   if (!match) throw new MalformedCredential('expected "Payment <base64url credential>"')
   let json: unknown
@@ -50,7 +71,10 @@ export function parseAuthorization(header: string): Credential {
   } catch {
     throw new MalformedCredential('credential is not base64url JSON')
   }
-  return credentialFromJson(json)
+  const credential = credentialFromJson(json)
+  if (typeof credential.challenge.request !== 'string')
+    throw new MalformedCredential('challenge.request must be the base64url string it was issued as')
+  return credential
 }
 
 export function formatAuthorization(credential: Credential): string {

@@ -5,7 +5,13 @@
 import type { Env } from '../env.js'
 import type { Binding } from './binding.js'
 import { formatChallenge } from './challenge.js'
-import { issueChallenge, type Ledger, type PaymentConfig, verifyAndSettle } from './charge.js'
+import {
+  type AttemptGate,
+  issueChallenge,
+  type Ledger,
+  type PaymentConfig,
+  verifyAndSettle,
+} from './charge.js'
 import { MalformedCredential, parseAuthorization } from './credential.js'
 import { problemBody, type Refusal, refusal } from './problems.js'
 import type { Receipt } from './receipt.js'
@@ -15,6 +21,17 @@ export function ledgerOf(env: Env): Ledger {
     settle: (id, input) => env.LEDGER.get(env.LEDGER.idFromName(id)).settle({ challengeId: id, ...input }),
   }
 }
+
+/** The failed-attempt gate of one client, named by a hash of its address. */
+export async function attemptsOf(env: Env, clientAddress: string): Promise<AttemptGate> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`attempts:${clientAddress}`))
+  const limiter = env.ATTEMPTS.get(env.ATTEMPTS.idFromName(hex(new Uint8Array(digest))))
+  return { retryAfterS: () => limiter.retryAfterS(), fail: () => limiter.fail() }
+}
+
+export const clientAddress = (request: Request) => request.headers.get('cf-connecting-ip') ?? 'unknown'
+
+const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')
 
 export type PaymentGate =
   | { paid: true; receipt: Receipt }
@@ -28,7 +45,8 @@ export async function requirePayment(
   description: string,
 ): Promise<PaymentGate> {
   const header = request.headers.get('authorization')
-  if (!header || !/^payment(\s|$)/i.test(header.trim()))
+  // HEAD never pays: it would use the credential up and deliver no body.
+  if (request.method === 'HEAD' || !header || !/^payment(\s|$)/i.test(header.trim()))
     return {
       paid: false,
       outcome: 'challenged',
@@ -41,7 +59,13 @@ export async function requirePayment(
     }
   let settlement: Awaited<ReturnType<typeof verifyAndSettle>>
   try {
-    settlement = await verifyAndSettle(config, ledgerOf(env), parseAuthorization(header), binding)
+    settlement = await verifyAndSettle(
+      config,
+      ledgerOf(env),
+      parseAuthorization(header),
+      binding,
+      await attemptsOf(env, clientAddress(request)),
+    )
   } catch (error) {
     if (!(error instanceof MalformedCredential)) throw error
     settlement = { ok: false, refusal: refusal('malformed-credential', error.message) }
@@ -56,9 +80,10 @@ export async function requirePayment(
 
 async function challengeResponse(config: PaymentConfig, binding: Binding, description: string, r: Refusal) {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'cache-control': 'no-store' }
-  // A processor outage (503) keeps the credential retryable, so it gets Retry-After, not a new challenge.
+  // A pending payment (503) keeps the credential retryable, and a client over its failure limit (429)
+  // must wait: both get Retry-After, not a new challenge.
   const challenge = r.status === 402 ? await issueChallenge(config, binding, description) : undefined
   if (challenge) headers['www-authenticate'] = formatChallenge(challenge)
-  else headers['retry-after'] = '5'
+  else headers['retry-after'] = String(r.retryAfterS ?? 5)
   return new Response(JSON.stringify(problemBody(r, challenge?.id)), { status: r.status, headers })
 }

@@ -3,9 +3,20 @@
  * claimed and settled. Durable Objects run one at a time per id, so the claim is atomic. A
  * credential is accepted once: copies arriving together wait for the one settlement and are then
  * refused, as is any later replay or a different credential for a claimed challenge.
+ *
+ * Reconcile, never re-charge: a record stays `pending` while the processor's outcome is unknown
+ * (timeout, 409 key in use, 429, 5xx, an intent still processing or waiting for an action). The
+ * same credential sent again asks the processor what happened before anything is stored; only a
+ * definitive outcome is stored for good.
  */
 import { DurableObject } from 'cloudflare:workers'
-import { createPaymentIntent, type ProcessorConfig, type ProcessorOutcome } from './processor.js'
+import {
+  createPaymentIntent,
+  findPaymentIntent,
+  type ProcessorConfig,
+  type ProcessorOutcome,
+  retrievePaymentIntent,
+} from './processor.js'
 import type { Receipt } from './receipt.js'
 
 export interface SettleInput {
@@ -15,18 +26,36 @@ export interface SettleInput {
   spt: string
   amount: string
   currency: string
-  /** When the challenge expires (ms since epoch): the record is kept a day past it, then dropped. */
+  /** When the challenge expires (ms since epoch): checked at the first claim only. */
   expiresAt: number
+  /** The caller's clock (ms since epoch). */
+  now: number
   processor: ProcessorConfig
 }
 
+export type SettleFailure =
+  /** Claimed by another credential, or this one was already accepted. */
+  | 'used'
+  /** The challenge had expired when it was first claimed. */
+  | 'expired'
+  /** Definitively refused by the processor; nothing was charged. */
+  | 'declined'
+  /** The intent waits for an extra step (such as 3-D Secure); the same credential may be sent again. */
+  | 'requires_action'
+  /** The outcome is not known yet; the same credential may be sent again and never charges twice. */
+  | 'unavailable'
+
 export type SettleResult =
   | { ok: true; receipt: Receipt }
-  | { ok: false; reason: 'used' | 'declined' | 'requires_action' | 'unavailable'; detail: string }
+  | { ok: false; reason: SettleFailure; detail: string }
 
 interface LedgerRecord {
   credentialDigest: string
   state: 'pending' | 'settled' | 'refused'
+  /** When the first processor call was made: the start of the search-index lag window. */
+  firstAttemptAt: number
+  /** The PaymentIntent, once the processor has named one. */
+  intentId?: string
   receipt?: Receipt
   refusal?: Extract<SettleResult, { ok: false }>
 }
@@ -51,53 +80,91 @@ export class PaymentLedger extends DurableObject {
 
   private async decide(input: SettleInput): Promise<SettleResult> {
     const record = await this.ctx.storage.get<LedgerRecord>('record')
-    if (record) {
-      if (record.credentialDigest !== input.credentialDigest) return used()
-      if (record.state === 'settled' && record.receipt) return alreadyAccepted(record.receipt)
-      if (record.state === 'refused' && record.refusal) return record.refusal
-      // 'pending': the processor's answer was lost; the same idempotency key makes a retry safe.
-    } else {
-      await this.ctx.storage.put<LedgerRecord>('record', {
+    if (!record) {
+      // Expiry bounds the first claim only: a retry of a pending payment must still be delivered.
+      if (input.expiresAt <= input.now)
+        return {
+          ok: false,
+          reason: 'expired',
+          detail: `the challenge expired at ${new Date(input.expiresAt).toISOString()}`,
+        }
+      const claimed: LedgerRecord = {
         credentialDigest: input.credentialDigest,
         state: 'pending',
-      })
+        firstAttemptAt: input.now,
+      }
+      await this.ctx.storage.put('record', claimed)
       await this.ctx.storage.setAlarm(input.expiresAt + KEEP_AFTER_EXPIRY_MS)
+      return this.record(input, claimed, await createPaymentIntent(input.processor, input))
     }
-    const outcome = await createPaymentIntent(input.processor, input)
-    return this.record(input, outcome)
+    if (record.credentialDigest !== input.credentialDigest) return used()
+    if (record.state === 'settled' && record.receipt) return alreadyAccepted(record.receipt)
+    if (record.state === 'refused' && record.refusal) return record.refusal
+    return this.record(input, record, await this.reconcile(input, record))
   }
 
-  private async record(input: SettleInput, outcome: ProcessorOutcome): Promise<SettleResult> {
-    if (outcome.kind === 'unavailable') return { ok: false, reason: 'unavailable', detail: outcome.detail }
-    if (outcome.kind === 'succeeded') {
-      const receipt: Receipt = {
-        status: 'success',
-        method: 'stripe',
-        timestamp: new Date().toISOString(),
-        reference: outcome.id,
-        challengeId: input.challengeId,
+  /** Asks the processor what became of a pending payment before anything else is tried. */
+  private async reconcile(input: SettleInput, record: LedgerRecord): Promise<ProcessorOutcome> {
+    const known = record.intentId
+      ? await retrievePaymentIntent(input.processor, record.intentId)
+      : await findPaymentIntent(input.processor, input.challengeId)
+    if (known) return known
+    // No intent exists: repeat the create call under the same key (it cannot charge twice).
+    const again = await createPaymentIntent(input.processor, input)
+    if (again.kind !== 'unknown' || !again.storedFailure) return again
+    // The processor stored a failure under this key and has no intent for the challenge: once the
+    // search index has had time to catch up, that absence is a fact, and nothing was charged.
+    if (input.now - record.firstAttemptAt >= input.processor.searchSettleMs)
+      return {
+        kind: 'declined',
+        detail: 'the processor failed before charging and nothing was charged; pay the fresh challenge',
       }
-      await this.ctx.storage.put<LedgerRecord>('record', {
-        credentialDigest: input.credentialDigest,
-        state: 'settled',
-        receipt,
-      })
-      return { ok: true, receipt }
+    return again
+  }
+
+  private async record(
+    input: SettleInput,
+    record: LedgerRecord,
+    outcome: ProcessorOutcome,
+  ): Promise<SettleResult> {
+    switch (outcome.kind) {
+      case 'unknown':
+        return {
+          ok: false,
+          reason: 'unavailable',
+          detail: `${outcome.detail}; send the same credential again, it cannot be charged twice`,
+        }
+      case 'incomplete':
+        if (record.intentId !== outcome.id)
+          await this.ctx.storage.put('record', { ...record, intentId: outcome.id })
+        return outcome.status === 'processing'
+          ? {
+              ok: false,
+              reason: 'unavailable',
+              detail: `the payment ${outcome.id} is processing; send the same credential again, it cannot be charged twice`,
+            }
+          : {
+              ok: false,
+              reason: 'requires_action',
+              detail: `the card needs an extra step (such as 3-D Secure) on ${outcome.id}; complete it, then send the same credential again (it cannot be charged twice)`,
+            }
+      case 'succeeded': {
+        const receipt: Receipt = {
+          status: 'success',
+          method: 'stripe',
+          timestamp: new Date(input.now).toISOString(),
+          reference: outcome.id,
+          challengeId: input.challengeId,
+        }
+        await this.ctx.storage.put('record', { ...record, intentId: outcome.id, state: 'settled', receipt })
+        return { ok: true, receipt }
+      }
+      case 'declined': {
+        const refusal = { ok: false as const, reason: 'declined' as const, detail: outcome.detail }
+        await this.ctx.storage.put('record', { ...record, state: 'refused', refusal })
+        return refusal
+      }
     }
-    const refusal: SettleResult =
-      outcome.kind === 'requires_action'
-        ? {
-            ok: false,
-            reason: 'requires_action',
-            detail: 'the card needs an extra step (such as 3-D Secure)',
-          }
-        : { ok: false, reason: 'declined', detail: outcome.detail }
-    await this.ctx.storage.put<LedgerRecord>('record', {
-      credentialDigest: input.credentialDigest,
-      state: 'refused',
-      refusal,
-    })
-    return refusal
   }
 
   override async alarm(): Promise<void> {

@@ -4,7 +4,6 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { stripe } from 'mppx/client'
 import { McpClient } from 'mppx/mcp/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -91,7 +90,7 @@ describe('MCP server', () => {
     })
 
   it('error: an unknown tool and bad arguments are JSON-RPC errors, never a charge', async () => {
-    await expect(client.callTool({ name: 'fde_nope', arguments: {} })).rejects.toThrow(McpError)
+    await expect(client.callTool({ name: 'fde_nope', arguments: {} })).rejects.toThrow(/unknown tool/)
     await expect(
       client.callTool({ name: 'fde_lessons_full', arguments: { colour: 'blue' } }),
     ).rejects.toThrow(/unknown parameter/)
@@ -137,11 +136,24 @@ describe('paying over MCP with mppx', () => {
     const unpaid = await client.callTool({ name: 'fde_lessons_full', arguments: args })
     const required = unpaid._meta?.[PAYMENT_REQUIRED] as { challenges: Record<string, unknown>[] } | undefined
     if (!required) throw new Error('expected an in-band payment challenge')
-    const challenge = required.challenges[0]
+    const challenge = required.challenges[0] as Record<string, unknown>
     return { challenge, payload: { spt: token() } }
   }
 
-  it('error: a replayed MCP credential is refused with -32043 and a fresh challenge', async () => {
+  /** An in-band refusal: a tool error naming the problem, with a fresh challenge and no receipt. */
+  function expectRefusedInBand(result: Awaited<ReturnType<Client['callTool']>>, problem: string) {
+    expect(result.isError, `${problem}: ${JSON.stringify(result.content)}`).toBe(true)
+    expect(result._meta?.[RECEIPT]).toBeUndefined()
+    const required = result._meta?.[PAYMENT_REQUIRED] as {
+      challenges: { id: string }[]
+      problem: { type: string }
+    }
+    expect(required.challenges).toHaveLength(1)
+    expect(required.problem.type).toBe(`https://paymentauth.org/problems/${problem}`)
+    expect(JSON.stringify(result.content)).toContain('0.50 USD')
+  }
+
+  it('error: a replayed MCP credential is refused in band with a fresh challenge', async () => {
     const credential = await challengeAndCredential({ topic: 'deploy' })
     const call = () =>
       client.callTool({
@@ -152,31 +164,83 @@ describe('paying over MCP with mppx', () => {
     const first = await call()
     expect(first._meta?.[RECEIPT]).toBeTruthy()
     const before = await processorLedger()
-    const error = await call().then(
-      () => null,
-      (e: unknown) => e,
-    )
-    expect(error).toBeInstanceOf(McpError)
-    expect((error as McpError).code).toBe(-32043)
-    expect(((error as McpError).data as { challenges: unknown[] }).challenges).toHaveLength(1)
+    const again = await call()
+    expectRefusedInBand(again, 'invalid-challenge')
+    const fresh = again._meta?.[PAYMENT_REQUIRED] as { challenges: { id: string }[] } | undefined
+    expect(fresh?.challenges[0]?.id).not.toBe(credential.challenge.id)
     expect((await processorLedger()).calls).toBe(before.calls)
   })
 
-  it('error: a credential for other arguments is refused and not charged', async () => {
+  it('error: a credential for other arguments is refused in band and not charged', async () => {
     const credential = await challengeAndCredential({ topic: 'deploy' })
     const before = await processorLedger()
-    const error = await client
-      .callTool({
-        name: 'fde_lessons_full',
-        arguments: { topic: 'retry' },
-        _meta: { [CREDENTIAL]: credential },
-      })
-      .then(
-        () => null,
-        (e: unknown) => e,
-      )
-    expect((error as McpError).code).toBe(-32043)
+    const result = await client.callTool({
+      name: 'fde_lessons_full',
+      arguments: { topic: 'retry' },
+      _meta: { [CREDENTIAL]: credential },
+    })
+    expectRefusedInBand(result, 'invalid-challenge')
     expect((await processorLedger()).succeeded[credential.payload.spt]).toBeUndefined()
     expect((await processorLedger()).calls).toBe(before.calls)
+  })
+
+  it('error: every refusal kind is in band, never a JSON-RPC error with a reserved code', async () => {
+    const kinds: [
+      string,
+      (c: { challenge: Record<string, unknown>; payload: { spt: string } }) => unknown,
+    ][] = [
+      ['malformed-credential', () => ({ challenge: 'not an object' })],
+      ['malformed-credential', (c) => ({ challenge: c.challenge })],
+      [
+        'malformed-credential',
+        (c) => ({
+          ...c,
+          payload: { spt: c.payload.spt, n: JSON.parse(`${'['.repeat(40)}${']'.repeat(40)}`) },
+        }),
+      ],
+      ['invalid-challenge', (c) => ({ ...c, challenge: { ...c.challenge, id: 'forged' } })],
+      ['invalid-payload', (c) => ({ ...c, payload: { spt: 'not-a-token' } })],
+      ['verification-failed', (c) => ({ ...c, payload: { spt: token('decline') } })],
+      ['payment-action-required', (c) => ({ ...c, payload: { spt: token('action') } })],
+    ]
+    for (const [problem, make] of kinds) {
+      const credential = make(await challengeAndCredential({ topic: 'deploy' }))
+      const result = await client.callTool({
+        name: 'fde_lessons_full',
+        arguments: { topic: 'deploy' },
+        _meta: { [CREDENTIAL]: credential },
+      })
+      expectRefusedInBand(result, problem)
+    }
+  })
+})
+
+describe('one message per request', () => {
+  const post = (body: string) =>
+    fetch(`${base()}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body,
+    })
+
+  it('error: a batch holding a paid call and its cancellation is refused before anything settles', async () => {
+    const before = await processorLedger()
+    const r = await post(
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'fde_playbook', arguments: {} } },
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } },
+      ]),
+    )
+    expect(r.status).toBe(400)
+    const body = (await r.json()) as { error: { code: number; message: string } }
+    expect(body.error.code).toBe(-32600)
+    expect(body.error.message).toMatch(/batch/)
+    expect((await processorLedger()).calls).toBe(before.calls)
+  })
+
+  it('error: two requests with one id in a batch are refused, not half answered', async () => {
+    const call = { jsonrpc: '2.0', id: 7, method: 'tools/list' }
+    const r = await post(JSON.stringify([call, call]))
+    expect(r.status).toBe(400)
   })
 })

@@ -25,7 +25,10 @@ export default async function setup(project: TestProject) {
     port: TEST_PORT,
     stateDir,
     // Fault tests need a processor timeout far below the 10 s production default.
-    vars: { PROCESSOR_TIMEOUT_MS: '2000' },
+    // An empty search result is trusted at once (the stand-in's index has no lag).
+    vars: { PROCESSOR_TIMEOUT_MS: '2000', PROCESSOR_SEARCH_SETTLE_MS: '0' },
+    // Stalled charges wait for the test to release them, however slow the machine is.
+    processor: { stallMs: 10 * 60_000 },
     submissionsVars: { SUBMIT_LIMIT_PER_MINUTE: '100000' },
   })
   project.provide('baseUrl', service.url)

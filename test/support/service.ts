@@ -18,6 +18,8 @@ export interface StandinLedger {
   succeeded: Record<string, string>
   calls: number
   replays: number
+  /** Stall tokens the stand-in is holding, waiting for a release. */
+  stalled: string[]
 }
 
 export async function processorLedger(): Promise<StandinLedger> {

@@ -1,0 +1,27 @@
+/**
+ * A sliding window of failed payment attempts for one client: at `limit` failures within
+ * `windowMs`, further attempts are turned away until the oldest failure leaves the window.
+ * Only failures count, so a buyer who pays successfully at any rate is never slowed.
+ */
+/** A made-up token costs one processor call; ten a minute is far past any honest buyer's bad luck. */
+export const FAILED_PAYMENTS_PER_MINUTE = 10
+
+export class FailureWindow {
+  private failures: number[] = []
+
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+  ) {}
+
+  /** Seconds until another attempt is allowed, or 0 when one is allowed now. */
+  retryAfterS(now: number): number {
+    this.failures = this.failures.filter((t) => t > now - this.windowMs)
+    if (this.failures.length < this.limit) return 0
+    return Math.max(1, Math.ceil(((this.failures[0] as number) + this.windowMs - now) / 1000))
+  }
+
+  fail(now: number): void {
+    this.failures.push(now)
+  }
+}

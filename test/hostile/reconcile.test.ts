@@ -1,0 +1,145 @@
+/**
+ * Reconcile, never re-charge: when the processor's outcome is unknown (still running, stored 5xx,
+ * processing, waiting for an action), the same credential sent again is settled by asking the
+ * processor, never refused while money may have moved, and never charged twice.
+ */
+import { Challenge } from 'mppx'
+import { describe, expect, inject, it } from 'vitest'
+import {
+  authorization,
+  challengeFrom,
+  decodeReceipt,
+  get,
+  hmacSecret,
+  processorLedger,
+  token,
+} from '../support/service.js'
+
+const PROBLEMS = 'https://paymentauth.org/problems/'
+const standin = (path: string) => fetch(`${inject('processorUrl')}${path}`, { method: 'POST' })
+
+/** Waits for a condition the stand-in reports, however long the machine takes. */
+async function until(check: () => Promise<boolean>) {
+  while (!(await check())) await new Promise((r) => setTimeout(r, 50))
+}
+
+async function problemOf(r: Response) {
+  return ((await r.json()) as { type: string }).type.replace(PROBLEMS, '')
+}
+
+describe('a payment whose outcome is unknown', () => {
+  it('behavior: a retry while the first charge is still running is not a refusal, and delivers once it completes', async () => {
+    const path = '/v1/fde-lessons?topic=dns'
+    const challenge = challengeFrom(await get(path))
+    const spt = token('stall')
+    const auth = { headers: { authorization: authorization(challenge, { spt }) } }
+    // The gateway gives up waiting; the processor is still working on the charge.
+    const first = await get(path, auth)
+    expect(first.status).toBe(503)
+    expect(await problemOf(first)).toBe('internal-payment-error')
+    expect(first.headers.get('retry-after')).toMatch(/^\d+$/)
+    // The retry the 503 asks for reaches the processor while the first call runs: 409 key in use.
+    const retry = await get(path, auth)
+    expect(retry.status).toBe(503)
+    expect(retry.headers.get('www-authenticate')).toBeNull()
+    expect((await processorLedger()).succeeded[spt]).toBeUndefined()
+    // The processor completes the first call and charges the card.
+    await until(async () => (await processorLedger()).stalled.includes(spt))
+    expect((await standin(`/__standin/release/${spt}`)).status).toBe(200)
+    await until(async () => (await processorLedger()).succeeded[spt] !== undefined)
+    const delivered = await get(path, auth)
+    expect(delivered.status).toBe(200)
+    const receipt = decodeReceipt(delivered.headers.get('payment-receipt'))
+    expect(receipt.reference).toBe((await processorLedger()).succeeded[spt])
+    expect(receipt.challengeId).toBe(challenge.id)
+    // And only once.
+    const replay = await get(path, auth)
+    expect(replay.status).toBe(402)
+    expect(await problemOf(replay)).toBe('invalid-challenge')
+  })
+
+  it('behavior: a pending payment is delivered on retry after its challenge has expired', async () => {
+    const path = '/v1/fde-playbooks'
+    const issued = challengeFrom(await get(path))
+    // A challenge of ours (signed with the service's secret) that expires soon.
+    const expires = new Date(Date.now() + 10_000).toISOString()
+    const challenge = Challenge.from({
+      ...issued,
+      expires,
+      secretKey: hmacSecret(),
+    } as unknown as Parameters<typeof Challenge.from>[0])
+    const spt = token('stall')
+    const auth = { headers: { authorization: authorization(challenge, { spt }) } }
+    expect((await get(path, auth)).status).toBe(503)
+    await until(async () => Date.now() > Date.parse(expires) + 1000)
+    await standin(`/__standin/release/${spt}`)
+    await until(async () => (await processorLedger()).succeeded[spt] !== undefined)
+    const delivered = await get(path, auth)
+    expect(delivered.status).toBe(200)
+    expect(decodeReceipt(delivered.headers.get('payment-receipt')).reference).toBe(
+      (await processorLedger()).succeeded[spt],
+    )
+  })
+
+  it('behavior: a charge whose answer was a stored 500 is found by search and delivered', async () => {
+    const path = '/v1/pricing?category=voice-agent'
+    const challenge = challengeFrom(await get(path))
+    const spt = token('lost')
+    const auth = { headers: { authorization: authorization(challenge, { spt }) } }
+    const first = await get(path, auth)
+    expect(first.status).toBe(503)
+    const charged = (await processorLedger()).succeeded[spt]
+    expect(charged).toMatch(/^pi_/)
+    const delivered = await get(path, auth)
+    expect(delivered.status).toBe(200)
+    expect(decodeReceipt(delivered.headers.get('payment-receipt')).reference).toBe(charged)
+  })
+
+  it('behavior: an outage that charged nothing frees the buyer with a fresh challenge, not 503 forever', async () => {
+    const path = '/v1/fde-lessons?topic=cache'
+    const challenge = challengeFrom(await get(path))
+    const spt = token('error')
+    const auth = { headers: { authorization: authorization(challenge, { spt }) } }
+    expect((await get(path, auth)).status).toBe(503)
+    // The 500 is stored under the key; search shows no intent for the challenge: nothing was charged.
+    const again = await get(path, auth)
+    expect(again.status).toBe(402)
+    expect(await problemOf(again)).toBe('verification-failed')
+    expect(challengeFrom(again).id).not.toBe(challenge.id)
+    expect((await processorLedger()).succeeded[spt]).toBeUndefined()
+  })
+
+  it('behavior: a processing payment answers 503 to retry, then delivers when it settles', async () => {
+    const path = '/v1/fde-preship-checklist?phase=verifying'
+    const challenge = challengeFrom(await get(path))
+    const spt = token('processing')
+    const auth = { headers: { authorization: authorization(challenge, { spt }) } }
+    const first = await get(path, auth)
+    expect(first.status).toBe(503)
+    const body = (await first.json()) as { detail: string }
+    const intent = /pi_[A-Za-z0-9_]+/.exec(body.detail)?.[0]
+    expect(intent).toBeDefined()
+    expect((await get(path, auth)).status).toBe(503)
+    await standin(`/__standin/complete/${intent}`)
+    const delivered = await get(path, auth)
+    expect(delivered.status).toBe(200)
+    expect(decodeReceipt(delivered.headers.get('payment-receipt')).reference).toBe(intent)
+  })
+
+  it('behavior: a payment that needed an action is delivered once the action completes', async () => {
+    const path = '/v1/fde-lessons?topic=deploy'
+    const challenge = challengeFrom(await get(path))
+    const spt = token('action')
+    const auth = { headers: { authorization: authorization(challenge, { spt }) } }
+    const first = await get(path, auth)
+    expect(first.status).toBe(402)
+    const body = (await first.json()) as { type: string; detail: string }
+    expect(body.type).toBe(`${PROBLEMS}payment-action-required`)
+    const intent = /pi_[A-Za-z0-9_]+/.exec(body.detail)?.[0]
+    expect(intent).toBeDefined()
+    await standin(`/__standin/complete/${intent}`)
+    const delivered = await get(path, auth)
+    expect(delivered.status).toBe(200)
+    expect(decodeReceipt(delivered.headers.get('payment-receipt')).reference).toBe(intent)
+  })
+})
