@@ -105,7 +105,7 @@ function handlerFor(route: Route): Handler {
 }
 
 const router = Router<IRequest, [Env, ExecutionContext]>()
-router.options('*', () => preflight())
+router.options('*', (req: IRequest) => preflight(req as unknown as Request))
 for (const route of ROUTES) {
   const handler = handlerFor(route)
   router[route.method === 'GET' ? 'get' : 'post'](route.path, handler)
@@ -148,6 +148,6 @@ export default {
     }
     // HEAD answers like GET without a body.
     if (request.method === 'HEAD') response = new Response(null, response)
-    return withCors(response)
+    return withCors(request, response)
   },
 } satisfies ExportedHandler<Env>

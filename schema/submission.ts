@@ -46,7 +46,9 @@ export const Contributions = z.strictObject({
   truncated: z.boolean(),
   by_category: z.record(z.string(), CategoryAggregate),
   disclosure_rule: z.string(),
+  /** When the published snapshot was taken (absent on the internal live read). */
+  as_of: z.iso.datetime().optional(),
 })
 export type Contributions = z.infer<typeof Contributions>
 
-export const DISCLOSURE_RULE = `Only category medians are published, and only once a category has ${DISCLOSURE_THRESHOLD} or more submissions and the price has ${DISCLOSURE_THRESHOLD} or more values; below that the median is null and the pricing-model counts are withheld. A median of an even count is the mean of the two middle values. Individual submissions and email addresses are never returned.`
+export const DISCLOSURE_RULE = `Only category medians are published, and only once a category has ${DISCLOSURE_THRESHOLD} or more submissions from ${DISCLOSURE_THRESHOLD} or more distinct submitters (told apart by a salted hash of the client address, never the address) and the price has ${DISCLOSURE_THRESHOLD} or more values; below that the median is null and the pricing-model counts are withheld. A median of an even count is the mean of the two middle values. Aggregates, counts included, are published from a periodic snapshot (as_of), so one new submission cannot be isolated by reading them before and after it. Individual submissions and email addresses are never returned. Remaining risk: someone who controls ${DISCLOSURE_THRESHOLD - 1} distinct addresses and is the only other submitter in a quiet category during one snapshot interval can still narrow down the next newcomer's price.`

@@ -11,6 +11,7 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { build } from '../build/index.js'
 import { STANDIN_SECRET } from '../schema/config.js'
+import { startLocalFront } from './local-front.js'
 import { type ProcessorStandin, type StandinOptions, startProcessorStandin } from './processor-standin.js'
 
 export const GATEWAY_CONFIG = 'gateway/wrangler.jsonc'
@@ -43,6 +44,8 @@ export interface RunningService {
   processor: ProcessorStandin
   /** The process group of wrangler and its workerd processes (for CPU accounting). */
   processGroup(): number | undefined
+  /** How often wrangler dev died on its own and was restarted. */
+  restarts(): number
   /** Stops wrangler only, leaving state and the stand-in: for restart tests. */
   stopWorkers(): Promise<void>
   startWorkers(): Promise<void>
@@ -67,9 +70,9 @@ export function localUrls(port: number) {
   }
 }
 
-/** A per-state-dir HMAC secret, made once, so challenges survive a restart. */
-async function hmacSecret(stateDir: string): Promise<string> {
-  const file = join(stateDir, 'payment-hmac-secret')
+/** A per-state-dir secret, made once, so it survives a restart (challenges, submitter hashes). */
+async function localSecret(stateDir: string, name: string): Promise<string> {
+  const file = join(stateDir, name)
   if (existsSync(file)) return (await readFile(file, 'utf8')).trim()
   const secret = randomBytes(32).toString('base64url')
   await writeFile(file, secret, { mode: 0o600 })
@@ -126,6 +129,28 @@ async function waitUntilReady(url: string, child: ChildProcess, log: () => strin
   throw new Error(`the service did not start within 90 s:\n${log()}`)
 }
 
+/** A port the OS says is free now. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      const free = typeof address === 'object' && address ? address.port : 0
+      probe.close(() => resolve(free))
+    })
+  })
+}
+
+/** Signals a process group (wrangler and its workerd children), ignoring one already gone. */
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-(child.pid as number), signal)
+  } catch {
+    // already gone
+  }
+}
+
 /** Refuses to start on a busy port: two services on one port would split the traffic silently. */
 async function assertPortFree(port: number): Promise<void> {
   await new Promise<void>((resolve, reject) => {
@@ -146,9 +171,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   if (!options.skipBuild) await build({ contentDir: 'content', outDir: 'dist', urls })
   const processor = await startProcessorStandin(options.processor)
   await localD1(stateDir, ['migrations', 'apply'], verbose)
-  const submissionsConfig = options.submissionsVars
-    ? await generatedSubmissionsConfig(port, options.submissionsVars)
-    : SUBMISSIONS_CONFIG
+  // The submissions Worker always gets a generated config: its salt is a per-state-dir secret.
+  const submissionsConfig = await generatedSubmissionsConfig(port, {
+    SUBMITTER_SALT: await localSecret(stateDir, 'submitter-salt'),
+    // Aggregates a few seconds old, not a day: a local user sees their row counted soon.
+    AGGREGATE_SNAPSHOT_SECONDS: '5',
+    ...options.submissionsVars,
+  })
   const vars: Record<string, string> = {
     ENVIRONMENT: 'local',
     BASE_URL: urls.base_url,
@@ -157,9 +186,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     REALM: `127.0.0.1:${port}`,
     PROCESSOR_URL: processor.url,
     PROCESSOR_SECRET: STANDIN_SECRET,
-    PAYMENT_HMAC_SECRET: await hmacSecret(stateDir),
+    PAYMENT_HMAC_SECRET: await localSecret(stateDir, 'payment-hmac-secret'),
     ...options.vars,
   }
+  // wrangler listens on a private port behind the local front door (scripts/local-front.ts).
+  const workersPort = await freePort()
+  const front = await startLocalFront(port, workersPort)
   let child: ChildProcess | undefined
   // wrangler's output goes to a file in the state directory, to read after a crash.
   const logFile = join(stateDir, 'wrangler.log')
@@ -177,7 +209,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         '--ip',
         '127.0.0.1',
         '--port',
-        String(port),
+        String(workersPort),
         '--persist-to',
         stateDir,
         '--inspector-port',
@@ -196,9 +228,29 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     child.stdout?.pipe(out)
     child.stderr?.pipe(out)
     const running = child
+    wanted = true
+    running.once('exit', (code, signal) => {
+      if (!wanted || running !== child) return
+      // wrangler's local proxy can die on a client that hangs up mid-body (not our code to fix):
+      // say so and bring the Workers back, with their state, on the same port.
+      restarts++
+      console.error(
+        `\nwrangler dev exited unexpectedly (${signal ?? `code ${code}`}); restarting it (restart ${restarts}). Its log: ${logFile}`,
+      )
+      killGroup(running, 'SIGKILL')
+      startWorkers().catch((error: unknown) => {
+        console.error(
+          `wrangler dev could not be restarted: ${error instanceof Error ? error.message : error}`,
+        )
+        process.exitCode = 1
+      })
+    })
     await waitUntilReady(urls.base_url, running, log)
   }
+  let wanted = false
+  let restarts = 0
   const stopWorkers = async () => {
+    wanted = false
     const running = child
     if (!running || running.exitCode !== null) return
     const exited = new Promise((r) => running.once('exit', r))
@@ -211,12 +263,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     url: urls.base_url,
     processor,
     processGroup: () => child?.pid,
+    restarts: () => restarts,
     stopWorkers,
     startWorkers,
     stop: async () => {
       await stopWorkers()
+      await front.close()
       await processor.close()
-      if (submissionsConfig !== SUBMISSIONS_CONFIG) await rm(submissionsConfig, { force: true })
+      await rm(submissionsConfig, { force: true })
     },
   }
 }

@@ -1,5 +1,10 @@
 /**
- * CORS for browser agents: any origin, the payment headers exposed.
+ * CORS for browser agents: any origin, the payment headers exposed, on every path but one.
+ *
+ * POST /v1/pricing/submit is left out on purpose: with CORS open, any web page could make its
+ * visitors submit rows, multiplying one person's reach past the per-client limit (and past the
+ * distinct-submitter rule). A JSON POST needs a preflight, which gets no CORS approval here; the
+ * one cross-site POST a browser sends without asking (text/plain, form encodings) is refused 415.
  */
 
 export const CORS_HEADERS: Record<string, string> = {
@@ -7,7 +12,13 @@ export const CORS_HEADERS: Record<string, string> = {
   'access-control-expose-headers': 'WWW-Authenticate, Payment-Receipt, Retry-After, ETag',
 }
 
-export function preflight(): Response {
+/** Paths no browser page may call across origins. */
+const SAME_ORIGIN_ONLY = new Set(['/v1/pricing/submit'])
+const crossOriginAllowed = (url: string) => !SAME_ORIGIN_ONLY.has(new URL(url).pathname)
+
+export function preflight(request: Request): Response {
+  if (!crossOriginAllowed(request.url))
+    return new Response(null, { status: 204, headers: { allow: 'POST, OPTIONS' } })
   return new Response(null, {
     status: 204,
     headers: {
@@ -21,7 +32,8 @@ export function preflight(): Response {
 }
 
 /** Copies a response with the CORS headers added (responses from fetch have immutable headers). */
-export function withCors(response: Response): Response {
+export function withCors(request: Request, response: Response): Response {
+  if (!crossOriginAllowed(request.url)) return response
   const copy = new Response(response.body, response)
   for (const [k, v] of Object.entries(CORS_HEADERS)) copy.headers.set(k, v)
   return copy

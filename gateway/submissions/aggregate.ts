@@ -24,8 +24,14 @@ export { REBUILD_COUNTS_SQL, syntheticSeedSql, today } from './seed-sql.js'
 
 export const INSERT_SUBMISSION_SQL = `INSERT INTO submissions
   (received_on, category, pricing_model, entry_usd_month, unit_price_usd, product, usage_unit,
-   typical_discount_pct, acv_band, note, email)
-  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)`
+   typical_discount_pct, acv_band, note, email, submitter)
+  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)`
+
+/** A submitter's first row in a category adds one to its distinct count (changes() is 0 after that). */
+export const NOTE_SUBMITTER_SQL =
+  'INSERT OR IGNORE INTO category_submitters (category, submitter) VALUES (?1, ?2)'
+export const COUNT_SUBMITTER_SQL = `INSERT INTO category_distinct (category, submitters) SELECT ?1, changes() WHERE true
+  ON CONFLICT (category) DO UPDATE SET submitters = submitters + excluded.submitters`
 
 /** `n = n + 1` in SQL, never read-modify-write in JS: concurrent submissions each count exactly once. */
 export const COUNT_SUBMISSION_SQL = `INSERT INTO category_counts (category, pricing_model, n, entry_n, unit_n)
@@ -34,6 +40,7 @@ export const COUNT_SUBMISSION_SQL = `INSERT INTO category_counts (category, pric
     n = n + 1, entry_n = entry_n + excluded.entry_n, unit_n = unit_n + excluded.unit_n`
 
 export const READ_COUNTS_SQL = 'SELECT category, pricing_model, n, entry_n, unit_n FROM category_counts'
+export const READ_DISTINCT_SQL = 'SELECT category, submitters FROM category_distinct'
 
 /** The two price columns a median is taken over (a fixed list: column names are never user input). */
 export const PRICE_COLUMNS = { entry: 'entry_usd_month', unit: 'unit_price_usd' } as const
@@ -57,11 +64,12 @@ export function medianSql(price: PriceColumn): string {
       )) AS median`
 }
 
-/** The two statements that store one submission; run them in one `db.batch` (a transaction). */
+/** The statements that store one submission; run them in one `db.batch` (a transaction), in order. */
 export function submissionStatements(
   db: D1Database,
   s: Submission,
   receivedOn: string,
+  submitter: string,
 ): D1PreparedStatement[] {
   const entry = s.entry_usd_month ?? null
   const unit = s.unit_price_usd ?? null
@@ -80,16 +88,24 @@ export function submissionStatements(
         s.acv_band ?? null,
         s.note ?? null,
         s.email ?? null,
+        submitter,
       ),
     db
       .prepare(COUNT_SUBMISSION_SQL)
       .bind(s.category, s.pricing_model, entry === null ? 0 : 1, unit === null ? 0 : 1),
+    db.prepare(NOTE_SUBMITTER_SQL).bind(s.category, submitter),
+    db.prepare(COUNT_SUBMITTER_SQL).bind(s.category),
   ]
 }
 
 /** Stores one validated submission and its counts atomically. */
-export async function recordSubmission(db: D1Database, s: Submission, receivedOn = today()): Promise<void> {
-  await db.batch(submissionStatements(db, s, receivedOn))
+export async function recordSubmission(
+  db: D1Database,
+  s: Submission,
+  submitter: string,
+  receivedOn = today(),
+): Promise<void> {
+  await db.batch(submissionStatements(db, s, receivedOn, submitter))
 }
 
 /** Stores many submissions, `perBatch` at a time (each batch atomic): the benchmark's seeding path. */
@@ -100,7 +116,11 @@ export async function recordSubmissions(
   perBatch = 500,
 ): Promise<void> {
   for (let i = 0; i < list.length; i += perBatch) {
-    await db.batch(list.slice(i, i + perBatch).flatMap((s) => submissionStatements(db, s, receivedOn)))
+    await db.batch(
+      list
+        .slice(i, i + perBatch)
+        .flatMap((s, j) => submissionStatements(db, s, receivedOn, `synthetic-${(i + j) % 997}`)),
+    )
   }
 }
 
@@ -113,6 +133,8 @@ interface CountRow {
 }
 
 interface CategoryCounts {
+  /** Distinct submitters (salted hashes of client addresses). */
+  submitters: number
   n: number
   entry_n: number
   unit_n: number
@@ -126,10 +148,26 @@ const MEDIAN_TTL_MS = 60_000
 
 /** The Contributions object of SPEC.md: counts, models and the medians the disclosure rule allows. */
 export async function readContributions(db: D1Database): Promise<Contributions> {
-  const { results } = await db.prepare(READ_COUNTS_SQL).all<CountRow>()
+  const [countRows, distinctRows] = await db.batch([
+    db.prepare(READ_COUNTS_SQL),
+    db.prepare(READ_DISTINCT_SQL),
+  ])
+  const results = (countRows?.results ?? []) as CountRow[]
+  const distinct = new Map(
+    ((distinctRows?.results ?? []) as { category: string; submitters: number }[]).map((r) => [
+      r.category,
+      r.submitters,
+    ]),
+  )
   const counts = new Map<string, CategoryCounts>()
   for (const row of results) {
-    const c = counts.get(row.category) ?? { n: 0, entry_n: 0, unit_n: 0, models: new Map<string, number>() }
+    const c = counts.get(row.category) ?? {
+      submitters: distinct.get(row.category) ?? 0,
+      n: 0,
+      entry_n: 0,
+      unit_n: 0,
+      models: new Map<string, number>(),
+    }
     c.n += row.n
     c.entry_n += row.entry_n
     c.unit_n += row.unit_n
@@ -151,7 +189,7 @@ export async function readContributions(db: D1Database): Promise<Contributions> 
       entry_p50: medians.get(`${category}:entry`) ?? null,
       unit_p50: medians.get(`${category}:unit`) ?? null,
       // Below the threshold a model count could single out one submitter's pricing model.
-      models: (c?.n ?? 0) >= DISCLOSURE_THRESHOLD ? modelCounts(c?.models) : {},
+      models: disclosable(c) ? modelCounts(c?.models) : {},
     }
   }
   return { available: true, submissions, truncated: false, by_category, disclosure_rule: DISCLOSURE_RULE }
@@ -175,7 +213,7 @@ async function readMedians(
   const out = new Map<string, number | null>()
   const missing: { key: string; category: string; price: PriceColumn }[] = []
   for (const [category, c] of counts) {
-    if (c.n < DISCLOSURE_THRESHOLD) continue
+    if (!disclosable(c)) continue
     for (const price of ['entry', 'unit'] as const) {
       const k = price === 'entry' ? c.entry_n : c.unit_n
       if (k < DISCLOSURE_THRESHOLD) continue
@@ -199,6 +237,37 @@ async function readMedians(
     out.set(m.key, row.k >= DISCLOSURE_THRESHOLD ? median : null)
   })
   return out
+}
+
+/** Enough rows AND enough distinct submitters: one client's many rows are one voice. */
+function disclosable(c: CategoryCounts | undefined): c is CategoryCounts {
+  return !!c && c.n >= DISCLOSURE_THRESHOLD && c.submitters >= DISCLOSURE_THRESHOLD
+}
+
+/**
+ * The aggregates as published: a snapshot taken at most every `intervalMs`, so a reader polling
+ * around one submission sees it only together with everything else that arrived in the interval.
+ * `n` comes from the same snapshot: a live count would date each arrival.
+ */
+export async function readPublishedContributions(
+  db: D1Database,
+  intervalMs: number,
+  now = Date.now(),
+): Promise<Contributions> {
+  const row = await db
+    .prepare('SELECT taken_at, body FROM aggregate_snapshot WHERE id = 1')
+    .first<{ taken_at: number; body: string }>()
+  if (row && now - row.taken_at < intervalMs) return JSON.parse(row.body) as Contributions
+  const fresh = { ...(await readContributions(db)), as_of: new Date(now).toISOString() }
+  await db
+    .prepare(
+      `INSERT INTO aggregate_snapshot (id, taken_at, body) VALUES (1, ?1, ?2)
+       ON CONFLICT (id) DO UPDATE SET taken_at = excluded.taken_at, body = excluded.body
+       WHERE excluded.taken_at > aggregate_snapshot.taken_at`,
+    )
+    .bind(now, JSON.stringify(fresh))
+    .run()
+  return fresh
 }
 
 /** Pricing model → count, in vocabulary order, models with no submissions left out. */

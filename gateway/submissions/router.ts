@@ -4,7 +4,7 @@
  */
 import { jsonResponse } from '../http/json.js'
 import { notFound, problem, problemResponse } from '../http/problem.js'
-import { readContributions } from './aggregate.js'
+import { readPublishedContributions } from './aggregate.js'
 import type { Env } from './env.js'
 import { recordHit } from './hits.js'
 import { stats } from './stats.js'
@@ -12,11 +12,18 @@ import { submit } from './submit.js'
 
 type Handler = (request: Request, env: Env) => Promise<Response>
 
+/** Daily when deployed; a config value so `npm start` and the tests see new rows within seconds. */
+const snapshotMs = (env: Env) => 1000 * Number(env.AGGREGATE_SNAPSHOT_SECONDS ?? 86_400)
+
 const aggregates: Handler = async (request, env) =>
-  jsonResponse(request, await readContributions(env.DB), { 'cache-control': 'public, max-age=60' })
+  jsonResponse(request, await readPublishedContributions(env.DB, snapshotMs(env)), {
+    'cache-control': 'public, max-age=60',
+  })
 
 const contributions: Handler = async (request, env) =>
-  jsonResponse(request, await readContributions(env.DB), { 'cache-control': 'no-store' })
+  jsonResponse(request, await readPublishedContributions(env.DB, snapshotMs(env)), {
+    'cache-control': 'no-store',
+  })
 
 export const ROUTES: Record<string, { GET?: Handler; POST?: Handler }> = {
   '/v1/pricing/submit': { POST: submit },

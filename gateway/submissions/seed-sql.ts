@@ -21,14 +21,16 @@ export function syntheticSeedSql(count: number): string[] {
     `CASE (${expr}) % ${values.length} ${values.map((v, i) => `WHEN ${i} THEN '${v}'`).join(' ')} END`
   return [
     `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < ${Math.trunc(count)})
-    INSERT INTO submissions (received_on, category, pricing_model, entry_usd_month, unit_price_usd)
+    INSERT INTO submissions (received_on, category, pricing_model, entry_usd_month, unit_price_usd, submitter)
     SELECT '${today()}',
       ${pick(SUBMISSION_CATEGORIES, 'i')},
       ${pick(PRICING_MODELS, 'i / 8')},
       CASE WHEN i % 3 = 2 THEN NULL ELSE ((i * 7919) % 100000) / 100.0 END,
-      CASE WHEN i % 3 = 1 THEN NULL ELSE ((i * 104729) % 1000000) / 1000000.0 END
+      CASE WHEN i % 3 = 1 THEN NULL ELSE ((i * 104729) % 1000000) / 1000000.0 END,
+      'synthetic-' || (i % 997)
     FROM seq`,
     REBUILD_COUNTS_SQL,
+    ...REBUILD_SUBMITTERS_SQL,
   ]
 }
 
@@ -36,3 +38,11 @@ export function syntheticSeedSql(count: number): string[] {
 export const REBUILD_COUNTS_SQL = `INSERT OR REPLACE INTO category_counts (category, pricing_model, n, entry_n, unit_n)
   SELECT category, pricing_model, COUNT(*), COUNT(entry_usd_month), COUNT(unit_price_usd)
   FROM submissions GROUP BY category, pricing_model`
+
+/** Recomputes the distinct-submitter tables from the rows (after a bulk seed). */
+export const REBUILD_SUBMITTERS_SQL = [
+  `INSERT OR IGNORE INTO category_submitters (category, submitter)
+  SELECT DISTINCT category, submitter FROM submissions WHERE submitter IS NOT NULL`,
+  `INSERT OR REPLACE INTO category_distinct (category, submitters)
+  SELECT category, COUNT(*) FROM category_submitters GROUP BY category`,
+]

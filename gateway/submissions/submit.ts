@@ -14,7 +14,39 @@ import { validateSubmission } from './validation.js'
 
 const NO_STORE = { 'cache-control': 'no-store' }
 
+function submissionTooLarge(): Response {
+  return problemResponse(
+    problem(
+      413,
+      'content-too-large',
+      'Content Too Large',
+      `a submission is at most ${MAX_SUBMISSION_BYTES} bytes`,
+      {
+        max_bytes: MAX_SUBMISSION_BYTES,
+      },
+    ),
+  )
+}
+const MIN_SALT_LENGTH = 32
+
+/** Tells submitters apart for the disclosure rule without keeping who they are. */
+async function submitterHash(salt: string, client: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${salt}\n${client}`))
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')
+}
+
 export async function submit(request: Request, env: Env): Promise<Response> {
+  const refused = await refuseEarly(request, env)
+  if (refused) {
+    // A refused body is read to its end and dropped, never left half-read (see read-body.ts).
+    await readBody(request, 0)
+    return refused
+  }
+  return accept(request, env)
+}
+
+/** The checks made before the body is read: content type, configuration, flood limit. */
+async function refuseEarly(request: Request, env: Env): Promise<Response | undefined> {
   if (!isJsonRequest(request)) {
     return problemResponse(
       problem(
@@ -29,6 +61,16 @@ export async function submit(request: Request, env: Env): Promise<Response> {
       { 'accept-post': 'application/json' },
     )
   }
+
+  if ((env.SUBMITTER_SALT ?? '').length < MIN_SALT_LENGTH)
+    return problemResponse(
+      problem(
+        503,
+        'not-configured',
+        'Submissions Not Configured',
+        'this service cannot take submissions yet',
+      ),
+    )
 
   const slot = await takeSubmitSlot(env.DB, clientKey(request), limitPerMinute(env.SUBMIT_LIMIT_PER_MINUTE))
   if (!slot.ok) {
@@ -45,21 +87,12 @@ export async function submit(request: Request, env: Env): Promise<Response> {
       { 'retry-after': String(slot.retryAfter) },
     )
   }
+  return undefined
+}
 
+async function accept(request: Request, env: Env): Promise<Response> {
   const body = await readBody(request, MAX_SUBMISSION_BYTES)
-  if (!body.ok) {
-    return problemResponse(
-      problem(
-        413,
-        'content-too-large',
-        'Content Too Large',
-        `a submission is at most ${MAX_SUBMISSION_BYTES} bytes`,
-        {
-          max_bytes: MAX_SUBMISSION_BYTES,
-        },
-      ),
-    )
-  }
+  if (!body.ok) return submissionTooLarge()
 
   let json: unknown
   try {
@@ -84,12 +117,16 @@ export async function submit(request: Request, env: Env): Promise<Response> {
     )
   }
 
-  await recordSubmission(env.DB, checked.value)
+  await recordSubmission(
+    env.DB,
+    checked.value,
+    await submitterHash(env.SUBMITTER_SALT ?? '', clientKey(request)),
+  )
   const body202 = {
     status: 'accepted',
     category: checked.value.category,
     message:
-      'Thank you. Your submission is stored and counted; only category aggregates are published (medians once a category has 5 or more submissions), never this submission or your email.',
+      'Thank you. Your submission is stored and counted; only category aggregates are published, from a periodic snapshot (medians once a category has 5 or more submissions from 5 or more submitters), never this submission or your email.',
     aggregates: '/v1/pricing/aggregates',
   }
   return new Response(JSON.stringify(body202), {

@@ -29,7 +29,8 @@ export default async function setup(project: TestProject) {
     vars: { PROCESSOR_TIMEOUT_MS: '2000', PROCESSOR_SEARCH_SETTLE_MS: '0' },
     // Stalled charges wait for the test to release them, however slow the machine is.
     processor: { stallMs: 10 * 60_000 },
-    submissionsVars: { SUBMIT_LIMIT_PER_MINUTE: '100000' },
+    // Snapshots of the published aggregates every second: tests wait for the next one.
+    submissionsVars: { SUBMIT_LIMIT_PER_MINUTE: '100000', AGGREGATE_SNAPSHOT_SECONDS: '1' },
   })
   project.provide('baseUrl', service.url)
   project.provide('processorUrl', service.processor.url)

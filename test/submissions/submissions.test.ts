@@ -27,7 +27,12 @@ beforeAll(async () => {
   await localD1(state, ['migrations', 'apply'])
   worker = await unstable_startWorker({
     config: CONFIG,
-    bindings: { SUBMIT_LIMIT_PER_MINUTE: { type: 'plain_text', value: String(LIMIT) } },
+    bindings: {
+      SUBMIT_LIMIT_PER_MINUTE: { type: 'plain_text', value: String(LIMIT) },
+      SUBMITTER_SALT: { type: 'plain_text', value: 'a-test-salt-of-at-least-thirty-two-bytes' },
+      // Every read recomputes: these tests check the arithmetic; the snapshot is tested through the gateway.
+      AGGREGATE_SNAPSHOT_SECONDS: { type: 'plain_text', value: '0' },
+    },
     dev: { server: { hostname: '127.0.0.1', port: 0 }, inspector: false, persist: state, logLevel: 'warn' },
   })
   base = await worker.url
@@ -175,17 +180,20 @@ describe('POST /v1/pricing/submit', () => {
 
 describe('aggregates', () => {
   it('behavior: publishes medians only from 5 submissions, averaging the two middle values for even counts', async () => {
-    const client = '192.0.2.10'
+    // Each row from its own client: medians need 5 distinct submitters as well as 5 rows.
+    let clients = 0
+    const client = () => `198.18.10.${clients++}`
     for (const p of [10, 40, 20, 30])
       expect(
-        (await submit({ category: 'voice-agent', pricing_model: 'per-minute', entry_usd_month: p }, client))
+        (await submit({ category: 'voice-agent', pricing_model: 'per-minute', entry_usd_month: p }, client()))
           .status,
       ).toBe(202)
     let v = (await aggregates()).by_category['voice-agent']
     // Below the threshold the medians are null and the pricing-model counts are withheld.
     expect(v).toEqual({ n: 4, entry_p50: null, unit_p50: null, models: {} })
     expect(
-      (await submit({ category: 'voice-agent', pricing_model: 'flat', entry_usd_month: 25 }, client)).status,
+      (await submit({ category: 'voice-agent', pricing_model: 'flat', entry_usd_month: 25 }, client()))
+        .status,
     ).toBe(202)
     v = (await aggregates()).by_category['voice-agent']
     expect(v?.n).toBe(5)
@@ -193,13 +201,15 @@ describe('aggregates', () => {
     expect(v?.unit_p50).toBe(null)
     expect(v?.models).toEqual({ 'per-minute': 4, flat: 1 })
     expect(
-      (await submit({ category: 'voice-agent', pricing_model: 'flat', entry_usd_month: 100 }, client)).status,
+      (await submit({ category: 'voice-agent', pricing_model: 'flat', entry_usd_month: 100 }, client()))
+        .status,
     ).toBe(202)
     expect((await aggregates()).by_category['voice-agent']?.entry_p50).toBe(27.5)
   })
 
   it('behavior: publishes a median only once that price itself has 5 values', async () => {
-    const client = '192.0.2.11'
+    let clients = 0
+    const client = () => `198.18.11.${clients++}`
     // 5 submissions in the category, but only 4 monthly prices and 1 unit price.
     const rows = [
       { category: 'agent-platform', pricing_model: 'per-seat', entry_usd_month: 12 },
@@ -208,7 +218,7 @@ describe('aggregates', () => {
       { category: 'agent-platform', pricing_model: 'hybrid', entry_usd_month: 18 },
       { category: 'agent-platform', pricing_model: 'per-token', unit_price_usd: 0.002 },
     ]
-    for (const row of rows) expect((await submit(row, client)).status).toBe(202)
+    for (const row of rows) expect((await submit(row, client())).status).toBe(202)
     let v = (await aggregates()).by_category['agent-platform']
     expect(v).toEqual({
       n: DISCLOSURE_THRESHOLD,
@@ -217,7 +227,7 @@ describe('aggregates', () => {
       models: { 'per-seat': 2, 'per-token': 1, hybrid: 2 },
     })
     expect(
-      (await submit({ category: 'agent-platform', pricing_model: 'flat', entry_usd_month: 24 }, client))
+      (await submit({ category: 'agent-platform', pricing_model: 'flat', entry_usd_month: 24 }, client()))
         .status,
     ).toBe(202)
     v = (await aggregates()).by_category['agent-platform']
@@ -235,7 +245,31 @@ describe('aggregates', () => {
     expect(c.disclosure_rule).toBe(DISCLOSURE_RULE)
     expect(c.disclosure_rule).toContain(String(DISCLOSURE_THRESHOLD))
     expect(c.disclosure_rule).toMatch(/pricing-model counts are withheld/)
-    expect(c).toEqual(await aggregates())
+    const { as_of: _internal, ...internal } = c as typeof c & { as_of?: string }
+    const { as_of: _public, ...published } = (await aggregates()) as typeof c & { as_of?: string }
+    expect(internal).toEqual(published)
+  })
+
+  it('behavior: one client padding a quiet category cannot make the next newcomer row the published median', async () => {
+    const attacker = '198.18.12.1'
+    for (const entry_usd_month of [0, 0, 10_000_000, 10_000_000])
+      expect(
+        (await submit({ category: 'support-agent', pricing_model: 'flat', entry_usd_month }, attacker))
+          .status,
+      ).toBe(202)
+    // The honest newcomer: with the padding, the middle value would be exactly its price.
+    expect(
+      (
+        await submit(
+          { category: 'support-agent', pricing_model: 'per-outcome', entry_usd_month: 123.45 },
+          '198.18.12.2',
+        )
+      ).status,
+    ).toBe(202)
+    const v = (await aggregates()).by_category['support-agent']
+    expect(v?.n).toBe(5)
+    // Two distinct submitters: neither the median nor the model counts are published.
+    expect(v).toEqual({ n: 5, entry_p50: null, unit_p50: null, models: {} })
   })
 
   it('behavior: counts 300 concurrent submissions exactly once each', async () => {

@@ -39,6 +39,19 @@ async function aggregates(): Promise<Contributions> {
   return (await r.json()) as Contributions
 }
 
+/** The published aggregates from the first snapshot taken after `since` (ms): waits for it. */
+async function aggregatesAfter(since: number): Promise<Contributions> {
+  for (;;) {
+    const published = await aggregates()
+    if (Date.parse(published.as_of ?? '') > since) return published
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+let clients = 0
+/** A client address of its own: medians need distinct submitters, not only rows. */
+const nextClient = () => `198.19.${Math.floor(clients / 250)}.${clients++ % 250}`
+
 async function indexContributions(): Promise<Contributions> {
   const r = await get('/v1/pricing/index')
   expect(r.status).toBe(200)
@@ -129,11 +142,11 @@ describe('privacy through the gateway', () => {
     ]
     const received: string[] = []
     for (const row of rows) {
-      const response = await submit(row, '192.0.2.101')
+      const response = await submit(row, nextClient())
       expect(response.status).toBe(202)
       received.push(`202 ${JSON.stringify([...response.headers])} ${await response.text()}`)
     }
-    const coding = (await aggregates()).by_category['coding-agent']
+    const coding = (await aggregatesAfter(Date.now())).by_category['coding-agent']
     expect(coding?.entry_p50).toBe(median([10, 20, 30, 40, 50, unusual.entry, unusual.entry]))
     expect(coding?.unit_p50).toBe(median([0.01, 0.02, 0.03, 0.04, 0.05, unusual.unit, unusual.unit]))
 
@@ -209,7 +222,7 @@ describe('volume through the gateway', () => {
     expect(codes).toHaveLength(1_000)
     expect(new Set(codes)).toEqual(new Set([202]))
 
-    const after = await aggregates()
+    const after = await aggregatesAfter(Date.now())
     expect(after.submissions - before.submissions).toBe(1_000)
     for (const category of SUBMISSION_CATEGORIES)
       expect((after.by_category[category]?.n ?? 0) - (before.by_category[category]?.n ?? 0), category).toBe(
@@ -217,7 +230,7 @@ describe('volume through the gateway', () => {
       )
     // Where the counts are published, they add up to the category's n.
     for (const [category, agg] of Object.entries(after.by_category))
-      if (agg.n >= DISCLOSURE_THRESHOLD)
+      if (Object.keys(agg.models).length)
         expect(
           Object.values(agg.models).reduce((a, b) => a + b, 0),
           category,
@@ -246,8 +259,8 @@ describe('disclosure threshold through the gateway', () => {
     }
 
     for (const row of rows.slice(0, DISCLOSURE_THRESHOLD - 1))
-      expect((await submit(row, '192.0.2.102')).status).toBe(202)
-    let agg = await aggregates()
+      expect((await submit(row, nextClient())).status).toBe(202)
+    let agg = await aggregatesAfter(Date.now())
     expect(agg.by_category[THRESHOLD_CATEGORY]).toEqual({
       n: DISCLOSURE_THRESHOLD - 1,
       entry_p50: null,
@@ -257,9 +270,9 @@ describe('disclosure threshold through the gateway', () => {
     expect((await indexContributions()).by_category).toEqual(agg.by_category)
 
     for (let n = DISCLOSURE_THRESHOLD; n <= rows.length; n++) {
-      expect((await submit(rows[n - 1], '192.0.2.102')).status).toBe(202)
+      expect((await submit(rows[n - 1], nextClient())).status).toBe(202)
       const sent = rows.slice(0, n)
-      agg = await aggregates()
+      agg = await aggregatesAfter(Date.now())
       const entry = median(sent.map((row) => row.entry_usd_month))
       const unit = median(sent.map((row) => row.unit_price_usd))
       expect(agg.by_category[THRESHOLD_CATEGORY], `at ${n}`).toEqual({
@@ -272,6 +285,51 @@ describe('disclosure threshold through the gateway', () => {
       expect(fromIndex.by_category).toEqual(agg.by_category)
       expect(fromIndex).toEqual(agg)
     }
+  })
+})
+
+describe('cross-origin submissions', () => {
+  it('error: no web page can make its visitors submit: no CORS approval, and simple requests are refused', async () => {
+    const origin = 'https://attacker.example'
+    const preflight = await get('/v1/pricing/submit', {
+      method: 'OPTIONS',
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    })
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull()
+    const before = (await aggregatesAfter(Date.now())).submissions
+    // The one POST a browser sends cross-site without asking: text/plain (or a form encoding).
+    const simple = await get('/v1/pricing/submit', {
+      method: 'POST',
+      headers: { origin, 'content-type': 'text/plain', 'cf-connecting-ip': nextClient() },
+      body: JSON.stringify({ category: 'other', pricing_model: 'flat', entry_usd_month: 1 }),
+    })
+    expect(simple.status).toBe(415)
+    expect(simple.headers.get('access-control-allow-origin')).toBeNull()
+    expect((await aggregatesAfter(Date.now())).submissions).toBe(before)
+    // Reading stays open to browser agents.
+    const read = await get('/v1/pricing/aggregates', { headers: { origin } })
+    expect(read.headers.get('access-control-allow-origin')).toBe('*')
+  })
+})
+
+describe('published snapshots', () => {
+  it('behavior: a new row shows only in a later snapshot, never between two reads of one snapshot', async () => {
+    const before = await aggregates()
+    const sentAt = Date.now()
+    expect(
+      (await submit({ category: 'agent-platform', pricing_model: 'flat', entry_usd_month: 77 }, nextClient()))
+        .status,
+    ).toBe(202)
+    const soon = await aggregates()
+    // Within one snapshot nothing moves; the row is counted once a later snapshot is taken.
+    if (soon.as_of === before.as_of) expect(soon).toEqual(before)
+    const later = await aggregatesAfter(sentAt)
+    expect(later.by_category['agent-platform']?.n).toBe((before.by_category['agent-platform']?.n ?? 0) + 1)
+    expect(later.as_of).not.toBe(before.as_of)
   })
 })
 
