@@ -2,10 +2,12 @@
  * Discovery documents: agents.json, the MCP server card and llms.txt, derived from the inventory,
  * the route table and the MCP tool list.
  */
+
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js'
 import { CONTACT, PUBLISHER, type ServiceUrls } from '../schema/config.js'
 import type { Catalogue } from '../schema/datasets.js'
 import { MCP_INSTRUCTIONS, MCP_TOOLS, PAYMENT_CAPABILITY } from '../schema/mcp-tools.js'
+import { RECEIPT_POLICY } from '../schema/receipt-claims.js'
 import { PRICE, ROUTES, SERVICE_VERSION, WARN_FEED_RETIRED_ON } from '../schema/routes.js'
 
 const DESCRIPTION =
@@ -91,6 +93,7 @@ export function llmsTxt(catalogue: Catalogue, urls: ServiceUrls): string {
     `Inventory: ${inventory.total} rules (${inventory.free} free foundational, ${inventory.paid} paid), ${inventory.playbooks} playbooks and ${inventory.checklistItems} pre-ship gates over ${inventory.phases.length} phases; topics: ${topicsExample(catalogue).join(', ')}.`,
     '',
     `Paying: every paid call costs ${PRICE.display}. Call it unpaid, get 402 with a WWW-Authenticate: Payment challenge (method stripe, intent charge, amount ${PRICE.amount}, currency ${PRICE.currency}), pay it, repeat the same call with Authorization: Payment <credential>. The 200 carries a Payment-Receipt header. Malformed parameters answer 400 and empty filters 404, both before any challenge, so they are never charged.`,
+    `Receipts: ${RECEIPT_POLICY}`,
     '',
     '## Free',
     ...routeLines('free'),

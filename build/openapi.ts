@@ -1,9 +1,11 @@
 /**
  * openapi.json (OpenAPI 3.1.0), derived from the route table, the price and the zod contracts.
  */
+
 import { z } from 'zod'
 import type { ServiceUrls } from '../schema/config.js'
 import { PricingIndexDescriptor } from '../schema/pricing-index.js'
+import { JWKS_PATH, RECEIPT_CLAIMS, RECEIPT_POLICY } from '../schema/receipt-claims.js'
 import { PRICE, ROUTES, type Route, SERVICE_VERSION, WARN_FEED_RETIRED_ON } from '../schema/routes.js'
 import { Contributions, Submission } from '../schema/submission.js'
 
@@ -114,7 +116,7 @@ export function openapi(urls: ServiceUrls) {
     info: {
       title: 'Rules and Pricing-Index Service',
       version: SERVICE_VERSION,
-      description: `Engineering-practice rules traced to real incidents, and an index of published AI product prices. Paid operations cost ${PRICE.display} per call through the HTTP "Payment" authentication scheme (intent charge, method stripe); no account, no key.`,
+      description: `Engineering-practice rules traced to real incidents, and an index of published AI product prices. Paid operations cost ${PRICE.display} per call through the HTTP "Payment" authentication scheme (intent charge, method stripe); no account, no key. ${RECEIPT_POLICY}`,
     },
     servers: [{ url: urls.base_url }],
     'x-service-info': {
@@ -142,8 +144,7 @@ export function openapi(urls: ServiceUrls) {
           schema: { type: 'string' },
         },
         'Payment-Receipt': {
-          description:
-            'base64url JSON receipt: status, method, timestamp, reference (PaymentIntent id), challengeId',
+          description: `base64url JSON receipt: status, method, timestamp, reference (PaymentIntent id), challengeId, amount, currency, and jws: a compact JWS (EdDSA) over ${Object.keys(RECEIPT_CLAIMS).join(', ')}, verifiable with ${JWKS_PATH}`,
           schema: { type: 'string' },
         },
       },

@@ -6,6 +6,7 @@ import { STANDIN_SECRET } from '../schema/config.js'
 import type { Env } from './env.js'
 import { MIN_SECRET_BYTES } from './payment/challenge-id.js'
 import type { PaymentConfig } from './payment/charge.js'
+import type { ReceiptKeys } from './payment/signed-receipt.js'
 
 const CHALLENGE_TTL_MS = 5 * 60 * 1000
 /** Stripe's search index usually catches up within a minute; five leaves room for a slow day. */
@@ -29,6 +30,8 @@ function readConfig(env: Env): ConfigResult {
     problems.push(`PAYMENT_HMAC_SECRET must be set to at least ${MIN_SECRET_BYTES} bytes`)
   if (!env.PROCESSOR_SECRET) problems.push('PROCESSOR_SECRET is not set')
   if (!env.PROCESSOR_URL) problems.push('PROCESSOR_URL is not set')
+  const receipts = readReceiptKeys(env)
+  if (typeof receipts === 'string') problems.push(receipts)
   if (env.ENVIRONMENT !== 'local') {
     const hostname = safeUrl(env.PROCESSOR_URL)?.hostname
     if (env.PROCESSOR_SECRET === STANDIN_SECRET || !hostname || /^(127\.|localhost$|\[::1\]$)/.test(hostname))
@@ -36,7 +39,7 @@ function readConfig(env: Env): ConfigResult {
         'a deployed gateway needs the real processor (PROCESSOR_URL, PROCESSOR_SECRET), not the local stand-in',
       )
   }
-  if (problems.length) return { ok: false, problems }
+  if (problems.length || typeof receipts === 'string') return { ok: false, problems }
   return {
     ok: true,
     config: {
@@ -50,8 +53,42 @@ function readConfig(env: Env): ConfigResult {
         searchSettleMs: Number(env.PROCESSOR_SEARCH_SETTLE_MS ?? SEARCH_SETTLE_MS),
       },
       challengeTtlMs: CHALLENGE_TTL_MS,
+      receipts,
     },
   }
+}
+
+const B64URL_32_BYTES = /^[A-Za-z0-9_-]{43}$/
+
+/**
+ * The receipt signing key (a private Ed25519 JWK with kid, secret RECEIPT_SIGNING_KEY) and the
+ * retired public keys still published (var RECEIPT_RETIRED_KEYS: [{kid, x, retired_on}]).
+ * A gateway without a valid key takes no payments, as without its HMAC secret.
+ */
+function readReceiptKeys(env: Env): ReceiptKeys | string {
+  const wrong = 'RECEIPT_SIGNING_KEY must be a private Ed25519 JWK with kid (kty OKP, crv Ed25519, d, x)'
+  let jwk: Record<string, unknown>
+  try {
+    jwk = JSON.parse(env.RECEIPT_SIGNING_KEY ?? '') as Record<string, unknown>
+  } catch {
+    return wrong
+  }
+  const { kty, crv, d, x, kid } = jwk ?? {}
+  if (kty !== 'OKP' || crv !== 'Ed25519' || typeof kid !== 'string' || !kid) return wrong
+  if (typeof d !== 'string' || typeof x !== 'string' || !B64URL_32_BYTES.test(d) || !B64URL_32_BYTES.test(x))
+    return wrong
+  let retired: { kid: string; x: string; retired_on: string }[] = []
+  try {
+    retired = JSON.parse(env.RECEIPT_RETIRED_KEYS || '[]')
+  } catch {
+    return 'RECEIPT_RETIRED_KEYS must be a JSON array of {kid, x, retired_on}'
+  }
+  if (
+    !Array.isArray(retired) ||
+    !retired.every((k) => B64URL_32_BYTES.test(k?.x) && k.kid && !Number.isNaN(Date.parse(k.retired_on)))
+  )
+    return 'RECEIPT_RETIRED_KEYS must be a JSON array of {kid, x, retired_on}'
+  return { signing: { kty, crv, d, x, kid }, retired, issuer: env.BASE_URL }
 }
 
 function safeUrl(url: string | undefined): URL | null {

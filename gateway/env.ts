@@ -29,4 +29,8 @@ export interface Env {
   /** Secrets. */
   PROCESSOR_SECRET?: string
   PAYMENT_HMAC_SECRET?: string
+  /** A private Ed25519 JWK with kid (JSON) that signs every receipt. */
+  RECEIPT_SIGNING_KEY?: string
+  /** Retired public keys still published at /.well-known/jwks.json: JSON [{kid, x, retired_on}]. */
+  RECEIPT_RETIRED_KEYS?: string
 }

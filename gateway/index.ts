@@ -16,6 +16,7 @@ import { handleMcp } from './mcp/handler.js'
 import { normaliseQuery } from './payment/binding.js'
 import { requirePayment } from './payment/http.js'
 import { receiptHeader } from './payment/receipt.js'
+import { keySet, signedReceipt } from './payment/signed-receipt.js'
 import { pricingIndex } from './pricing-index.js'
 import { retiredFeed } from './retired.js'
 import { countHit } from './stats.js'
@@ -41,21 +42,32 @@ function dataRoute(route: Route): Handler {
       return done(ctx, env, req, route, 'free', response)
     }
     const config = paymentConfig(env)
-    if (!config.ok)
-      return problemResponse(
-        problem(503, 'not-configured', 'Payments Not Configured', 'this gateway cannot take payments yet', {
-          problems: config.problems,
-        }),
-      )
+    if (!config.ok) return notConfigured(config.problems)
     const binding = { via: 'http' as const, target: `GET ${route.path}`, query }
     const gate = await requirePayment(req, env, config.config, binding, route.summary)
     if (!gate.paid) return done(ctx, env, req, route, gate.outcome, gate.response)
-    const response = serializedResponse(null, await payload(), {
+    const serialized = await payload()
+    const signed = await signedReceipt(
+      config.config.receipts,
+      gate.receipt,
+      `GET ${route.path}${query ? `?${query}` : ''}`,
+      serialized.body,
+    )
+    const response = serializedResponse(null, serialized, {
       'cache-control': 'private',
-      'payment-receipt': receiptHeader(gate.receipt),
+      'content-digest': signed.digest,
+      'payment-receipt': receiptHeader(signed.receipt),
     })
     return done(ctx, env, req, route, 'paid', response)
   }
+}
+
+function notConfigured(problems: string[]) {
+  return problemResponse(
+    problem(503, 'not-configured', 'Payments Not Configured', 'this gateway cannot take payments yet', {
+      problems,
+    }),
+  )
 }
 
 function done(
@@ -99,6 +111,16 @@ function handlerFor(route: Route): Handler {
       return forwardToSubmissions(route)
     case 'mcp':
       return (req, env, ctx) => handleMcp(req as unknown as Request, env, ctx)
+    case 'jwks':
+      return async (req, env, ctx) => {
+        const config = paymentConfig(env)
+        const response = config.ok
+          ? await jsonResponse(req, keySet(config.config.receipts), {
+              'cache-control': 'public, max-age=300',
+            })
+          : notConfigured(config.problems)
+        return done(ctx, env, req, route, config.ok ? 'free' : 'rejected', response)
+      }
     default:
       return staticFile
   }

@@ -177,6 +177,14 @@ export const ROUTES: readonly Route[] = [
     params: [],
   },
   {
+    name: 'jwks',
+    method: 'GET',
+    path: '/.well-known/jwks.json',
+    access: 'free',
+    summary: 'Public keys (JWK set, Ed25519) that verify the signed receipt of every paid answer offline',
+    params: [],
+  },
+  {
     name: 'openapi',
     method: 'GET',
     path: '/openapi.json',

@@ -4,7 +4,7 @@
  * its service binding). Used by `npm start`, the tests and the benchmark.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto'
 import { createWriteStream, existsSync, readFileSync } from 'node:fs'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
@@ -68,6 +68,24 @@ export function localUrls(port: number) {
     site_url: `${base}/pricing/`,
     register_url: 'https://register.invalid/warn-notices.csv',
   }
+}
+
+/**
+ * A per-state-dir receipt signing key (a private Ed25519 JWK with kid), beside the HMAC secret,
+ * made once, so receipts signed before a restart still verify.
+ */
+async function localSigningKey(stateDir: string): Promise<string> {
+  const file = join(stateDir, 'receipt-signing-key.json')
+  if (existsSync(file)) return (await readFile(file, 'utf8')).trim()
+  const { privateKey } = generateKeyPairSync('ed25519')
+  const jwk = privateKey.export({ format: 'jwk' })
+  const kid = `local-${createHash('sha256')
+    .update(jwk.x as string)
+    .digest('base64url')
+    .slice(0, 12)}`
+  const text = JSON.stringify({ ...jwk, kid })
+  await writeFile(file, text, { mode: 0o600 })
+  return text
 }
 
 /** A per-state-dir secret, made once, so it survives a restart (challenges, submitter hashes). */
@@ -187,6 +205,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     PROCESSOR_URL: processor.url,
     PROCESSOR_SECRET: STANDIN_SECRET,
     PAYMENT_HMAC_SECRET: await localSecret(stateDir, 'payment-hmac-secret'),
+    RECEIPT_SIGNING_KEY: await localSigningKey(stateDir),
     ...options.vars,
   }
   // wrangler listens on a private port behind the local front door (scripts/local-front.ts).

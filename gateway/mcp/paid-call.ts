@@ -18,6 +18,7 @@ import {
 import { credentialFromJson, MalformedCredential } from '../payment/credential.js'
 import { attemptsOf, ledgerOf } from '../payment/http.js'
 import { problemBody, type Refusal, refusal } from '../payment/problems.js'
+import { signedReceipt } from '../payment/signed-receipt.js'
 
 export const META_PAYMENT_REQUIRED = 'org.paymentauth/payment-required'
 export const META_CREDENTIAL = 'org.paymentauth/credential'
@@ -101,12 +102,20 @@ export async function callPaidTool(
   if (!settlement.ok)
     return { outcome: 'refused', result: await refusedResult(config, binding, tool, settlement.refusal) }
   const payload = prepared.payload() as Record<string, unknown>
+  const text = JSON.stringify(payload)
+  const query = binding.query
+  const { receipt } = await signedReceipt(
+    config.receipts,
+    settlement.receipt,
+    `mcp:${tool.name}${query ? `?${query}` : ''}`,
+    text,
+  )
   return {
     outcome: 'paid',
     result: {
-      content: [{ type: 'text', text: JSON.stringify(payload) }],
+      content: [{ type: 'text', text }],
       structuredContent: payload,
-      _meta: { [META_RECEIPT]: settlement.receipt },
+      _meta: { [META_RECEIPT]: receipt },
     },
   }
 }

@@ -15,6 +15,7 @@ import type { PaymentLedger, SettleResult } from './ledger.js'
 import { type Refusal, refusal } from './problems.js'
 import type { ProcessorConfig } from './processor.js'
 import type { Receipt } from './receipt.js'
+import type { ReceiptKeys } from './signed-receipt.js'
 
 export interface PaymentConfig {
   realm: string
@@ -22,6 +23,7 @@ export interface PaymentConfig {
   networkId: string
   processor: ProcessorConfig
   challengeTtlMs: number
+  receipts: ReceiptKeys
 }
 
 export const METHOD = 'stripe'

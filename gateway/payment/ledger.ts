@@ -155,6 +155,8 @@ export class PaymentLedger extends DurableObject {
           timestamp: new Date(input.now).toISOString(),
           reference: outcome.id,
           challengeId: input.challengeId,
+          amount: input.amount,
+          currency: input.currency,
         }
         await this.ctx.storage.put('record', { ...record, intentId: outcome.id, state: 'settled', receipt })
         return { ok: true, receipt }

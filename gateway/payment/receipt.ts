@@ -10,6 +10,11 @@ export interface Receipt {
   /** The PaymentIntent id at the processor. */
   reference: string
   challengeId: string
+  /** What was charged, as the challenge offered it. */
+  amount: string
+  currency: string
+  /** The signed receipt (schema/receipt-claims.ts), added when the answer is delivered. */
+  jws?: string
 }
 
 export function receiptHeader(receipt: Receipt): string {

@@ -1,12 +1,21 @@
 /**
  * The payment configuration check, inside workerd: a deployed gateway refuses the local stand-in.
  */
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { paymentConfig } from '../../gateway/config.js'
 import type { Env } from '../../gateway/env.js'
 import { STANDIN_SECRET } from '../../schema/config.js'
 
 const SECRET = 'x'.repeat(32)
+let SIGNING_KEY = ''
+beforeAll(async () => {
+  const pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, true, [
+    'sign',
+    'verify',
+  ])) as CryptoKeyPair
+  const jwk = (await crypto.subtle.exportKey('jwk', pair.privateKey)) as JsonWebKey
+  SIGNING_KEY = JSON.stringify({ ...jwk, kid: 'test-1' })
+})
 const env = (overrides: Partial<Env>): Env =>
   ({
     ENVIRONMENT: 'production',
@@ -17,6 +26,7 @@ const env = (overrides: Partial<Env>): Env =>
     PROCESSOR_URL: 'https://api.stripe.com',
     PROCESSOR_SECRET: 'sk_live_example',
     PAYMENT_HMAC_SECRET: SECRET,
+    RECEIPT_SIGNING_KEY: SIGNING_KEY,
     ...overrides,
   }) as Env
 
@@ -29,13 +39,16 @@ describe('paymentConfig', () => {
     })
   })
 
-  it('error: a production gateway refuses the stand-in secret, a loopback processor or missing secrets', () => {
+  it('error: a production gateway refuses the stand-in secret, a loopback processor, missing secrets or no valid receipt key', () => {
     for (const overrides of [
       { PROCESSOR_SECRET: STANDIN_SECRET },
       { PROCESSOR_URL: 'http://127.0.0.1:8790' },
       { PROCESSOR_URL: 'http://localhost:8790' },
       { PROCESSOR_SECRET: undefined },
       { PAYMENT_HMAC_SECRET: 'too-short' },
+      { RECEIPT_SIGNING_KEY: undefined },
+      { RECEIPT_SIGNING_KEY: '{"kty":"OKP","crv":"Ed25519","x":"short","d":"short","kid":"k"}' },
+      { RECEIPT_SIGNING_KEY: SIGNING_KEY.replace(/"kid":"test-1"/, '"kid":""') },
     ]) {
       const result = paymentConfig(env(overrides))
       expect(result.ok, JSON.stringify(overrides)).toBe(false)
