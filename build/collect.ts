@@ -14,6 +14,8 @@ export interface RawFile {
 
 export interface RawContent {
   topics: RawFile | null
+  /** The expected inventory (content/inventory.yaml). */
+  inventory: RawFile | null
   rules: RawFile[]
   playbooks: RawFile[]
   gates: RawFile[]
@@ -24,6 +26,7 @@ export interface RawContent {
 export async function collect(root: string, issues: BuildIssue[]): Promise<RawContent> {
   return {
     topics: await readOne(root, 'topics.yaml', issues),
+    inventory: await readOne(root, 'inventory.yaml', issues),
     rules: await readFolder(root, 'rules', issues),
     playbooks: await readFolder(root, 'playbooks', issues),
     gates: await readFolder(root, 'gates', issues),

@@ -102,13 +102,17 @@ export function llmsTxt(catalogue: Catalogue, urls: ServiceUrls): string {
     ...routeLines('paid'),
     '',
     '## MCP tools',
-    ...MCP_TOOLS.map(
-      (t) => `- ${t.name} (${t.route.access === 'paid' ? PRICE.display : 'free'}): ${t.description}`,
+    ...MCP_TOOLS.map((t) =>
+      link(
+        '/.well-known/mcp.json',
+        t.name,
+        `${t.route.access === 'paid' ? PRICE.display : 'free'}; ${t.description}`,
+      ),
     ),
     '',
     '## Optional',
     link('/pricing/', 'Pricing index page', 'human-readable pricing index with charts'),
-    `- Retired: /v1/warn-feed, /v1/warn-feed/preview and /v1/warn-feed/status answer 410 Gone since ${WARN_FEED_RETIRED_ON}; the replacement is a free Apache-2.0 open register at ${urls.register_url}`,
+    `- [Open register (replaces the retired warn feed)](${urls.register_url}): /v1/warn-feed, /v1/warn-feed/preview and /v1/warn-feed/status answer 410 Gone since ${WARN_FEED_RETIRED_ON}; the free Apache-2.0 register replaces them`,
     '',
   ].join('\n')
 }

@@ -13,7 +13,7 @@ import { agentsJson, llmsTxt, mcpServerCard } from './discovery.js'
 import { BuildFailed, type BuildIssue } from './issues.js'
 import { openapi } from './openapi.js'
 import { pricingPage } from './pricing-page.js'
-import { type ExpectedCounts, SPEC_COUNTS, validate } from './validate.js'
+import { type ExpectedCounts, validate } from './validate.js'
 
 export interface BuildOptions {
   contentDir: string
@@ -30,7 +30,7 @@ export interface BuildResult {
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const issues: BuildIssue[] = []
   const raw = await collect(options.contentDir, issues)
-  const content = validate(raw, options.expected ?? SPEC_COUNTS, issues)
+  const content = validate(raw, options.expected, issues)
   if (issues.length) throw new BuildFailed(issues)
 
   const data = compileDatasets(content)

@@ -7,6 +7,7 @@ import {
   type Correction,
   Corrections,
   Gate,
+  Inventory,
   Playbook,
   PricingRow,
   Rule,
@@ -36,11 +37,17 @@ export interface ExpectedCounts {
   gates: number | null
 }
 
-export const SPEC_COUNTS: ExpectedCounts = { foundational: 2, paid: 24, playbooks: 2, gates: 34 }
+/** Where the expected inventory lives, named in every count error so an editor knows where to look. */
+export const INVENTORY_FILE = 'inventory.yaml'
 
 const CONTENT = '(content)'
 
-export function validate(raw: RawContent, expected: ExpectedCounts, issues: BuildIssue[]): Content {
+/** `expected` overrides content/inventory.yaml (the benchmark's synthetic content skips counts). */
+export function validate(
+  raw: RawContent,
+  expected: ExpectedCounts | undefined,
+  issues: BuildIssue[],
+): Content {
   const topics = raw.topics ? (parseOne(raw.topics, Topics, issues) ?? []) : []
   const rules = parseEach(raw.rules, Rule, issues)
   const playbooks = parseEach(raw.playbooks, Playbook, issues)
@@ -71,7 +78,15 @@ export function validate(raw: RawContent, expected: ExpectedCounts, issues: Buil
   for (const p of playbooks) checkRefs(p.file, 'applies_rules', p.value.applies_rules, ruleIds, issues)
   for (const g of gates) checkRefs(g.file, 'rules', g.value.rules, ruleIds, issues)
 
-  checkCounts(rules, playbooks, gates, expected, issues)
+  const inventory = expected ?? (raw.inventory ? parseOne(raw.inventory, Inventory, issues) : null)
+  if (!raw.inventory && !expected)
+    issues.push({
+      file: INVENTORY_FILE,
+      field: '-',
+      problem: 'missing',
+      allowed: 'the expected inventory: foundational, paid, playbooks and gates counts',
+    })
+  if (inventory) checkCounts(rules, playbooks, gates, inventory, issues)
   checkPrices(pricingRows, issues)
   checkCorrections(corrections, new Set(pricingRows.map((r) => r.value.id)), issues)
   for (const f of [...raw.rules, ...raw.playbooks, ...raw.gates, ...raw.pricingRows])
@@ -166,10 +181,10 @@ function checkCounts(
     const want = expected[key]
     if (want !== null && counts[key] !== want)
       issues.push({
-        file: CONTENT,
+        file: INVENTORY_FILE,
         field: key,
-        problem: `${counts[key]} valid ${key} item(s)`,
-        allowed: `exactly ${want}`,
+        problem: `the content holds ${counts[key]} valid ${key} item(s), but ${INVENTORY_FILE} expects ${want}`,
+        allowed: `exactly ${want}, or change ${key} in content/${INVENTORY_FILE} if the change is intended`,
       })
   }
   if (expected.paid === null) return

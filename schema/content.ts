@@ -139,3 +139,11 @@ export const Correction = z.strictObject({
 })
 export type Correction = z.infer<typeof Correction>
 export const Corrections = z.array(Correction)
+
+/** The expected inventory (content/inventory.yaml): what the build checks the content against. */
+export const Inventory = z.strictObject({
+  foundational: z.number().int().nonnegative(),
+  paid: z.number().int().nonnegative(),
+  playbooks: z.number().int().nonnegative(),
+  gates: z.number().int().nonnegative(),
+})

@@ -31,7 +31,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
   tool(
     'fde_lessons_full',
     'Paid rules with incidents (0.50 USD)',
-    'Return the 24 paid rules, or those tagged with a topic (e.g. retry, deploy, cache, verify, dns), each with the real incident behind it and a mechanically checkable constraint. Costs 0.50 USD per call, settled in band.',
+    'Return every paid rule, or those tagged with a topic (e.g. retry, deploy, cache, verify, dns), each with the real incident behind it and a mechanically checkable constraint. Costs 0.50 USD per call, settled in band.',
   ),
   tool(
     'fde_playbook',

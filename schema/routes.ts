@@ -60,7 +60,7 @@ export const ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/v1/fde-lessons',
     access: 'paid',
-    summary: 'All 24 paid rules, or those matching a topic, each with its incident and constraint',
+    summary: 'Every paid rule, or those matching a topic, each with its incident and constraint',
     params: [topic('retry')],
     mcpTool: 'fde_lessons_full',
   },
@@ -110,7 +110,8 @@ export const ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/v1/pricing/changes',
     access: 'paid',
-    summary: 'Dated corrections at or after a date; cheaper than the full dataset',
+    summary:
+      'Dated corrections at or after a date (same price as the full dataset; the free index names the latest correction date)',
     params: [
       {
         name: 'since',

@@ -85,7 +85,14 @@ describe('build', () => {
     const agents = JSON.parse(files.get('public/agents.json') as string)
     const catalogue = JSON.parse(files.get(manifestOf(files).bundles.catalogue.file) as string)
     expect(agents.inventory).toEqual(catalogue.inventory)
-    expect(agents.inventory).toMatchObject({ total: 26, free: 2, paid: 24, playbooks: 2, checklistItems: 34 })
+    const expected = parse(await readFile('content/inventory.yaml', 'utf8'))
+    expect(agents.inventory).toMatchObject({
+      total: expected.foundational + expected.paid,
+      free: expected.foundational,
+      paid: expected.paid,
+      playbooks: expected.playbooks,
+      checklistItems: expected.gates,
+    })
     expect(agents.inventory.phases).toEqual(PHASES.map((p) => p.name))
     // SPEC.md's example topics each select one or more paid rules (what /v1/fde-lessons?topic= sells).
     const lessons = JSON.parse(files.get(manifestOf(files).bundles.lessons.file) as string) as RulesBundle
@@ -120,6 +127,46 @@ describe('build', () => {
     expect(sectionB).toMatch(/rule: unknown evidence label \[SPECULATION\]/)
     // Each file appears once as a heading, with its problems beneath it.
     expect(report.split('\n').filter((l) => l === `rules/${first}`)).toHaveLength(1)
+  })
+
+  it('behavior: adding a rule changes every count in every document, once the inventory says so', async () => {
+    const dir = await copyOfContent()
+    const rules = (await (await import('node:fs/promises')).readdir(join(dir, 'rules'))).sort()
+    let source: Record<string, unknown> | undefined
+    for (const file of rules) {
+      const rule = parse(await readFile(join(dir, 'rules', file), 'utf8'))
+      if (rule.kind === 'paid') source = rule
+    }
+    if (!source) throw new Error('no paid rule to copy')
+    await writeFile(
+      join(dir, 'rules', 'an-added-rule.yaml'),
+      stringify({ ...source, id: 'an-added-rule', title: `${source.title} (a second reading)` }),
+    )
+    // Without the inventory change the build names the file that holds the expectation.
+    const refused = (await build({ contentDir: dir, outDir: await temp(), urls: LOCAL_URLS }).catch(
+      (e) => e,
+    )) as Error
+    expect(refused).toBeInstanceOf(BuildFailed)
+    expect(refused.message).toMatch(/inventory\.yaml/)
+    expect(refused.message).toMatch(/paid: .*content holds \d+ valid paid item/)
+    const inventory = parse(await readFile(join(dir, 'inventory.yaml'), 'utf8'))
+    const before = { paid: inventory.paid, total: inventory.paid + inventory.foundational }
+    inventory.paid += 1
+    await writeFile(join(dir, 'inventory.yaml'), stringify(inventory))
+    const { files } = await buildInto(dir)
+    const paid = before.paid + 1
+    const total = before.total + 1
+    const agents = JSON.parse(files.get('public/agents.json') as string)
+    expect(agents.inventory).toMatchObject({ paid, total })
+    const catalogue = JSON.parse(files.get(manifestOf(files).bundles.catalogue.file) as string)
+    expect(catalogue.inventory).toMatchObject({ paid, total })
+    const llms = files.get('public/llms.txt') as string
+    expect(llms).toContain(`${total} rules (`)
+    expect(llms).toContain(`${paid} paid`)
+    // No document still states the old count.
+    for (const [path, text] of files)
+      if (path.startsWith('public/') && !path.includes('/data/'))
+        expect(text, path).not.toMatch(new RegExp(`\\b${before.paid} paid|\\b${before.total} rules`))
   })
 
   it('error: a published price missing from its quote is refused', async () => {

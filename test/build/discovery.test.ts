@@ -104,3 +104,23 @@ describe('llms.txt', () => {
     for (const route of ROUTES.filter((r) => r.access === 'paid')) expect(text).toContain(route.path)
   })
 })
+
+/**
+ * llms.txt as the llmstxt.org reference parser reads it: an H1, an optional blockquote, prose,
+ * then H2 sections whose list items are each `- [name](url)` with optional `: notes`.
+ */
+describe('llms.txt format', () => {
+  it('behavior: every list item is a link, and every section is an H2 with links under it', async () => {
+    const text = files.get('public/llms.txt') as string
+    const lines = text.split('\n')
+    expect(lines[0]).toMatch(/^# \S/)
+    const firstSection = lines.findIndex((l) => l.startsWith('## '))
+    expect(firstSection).toBeGreaterThan(0)
+    // Before the first section: no list items (the reference parser reads lists only in sections).
+    expect(lines.slice(0, firstSection).filter((l) => /^\s*[-*] /.test(l))).toEqual([])
+    const items = lines.filter((l) => /^\s*[-*] /.test(l))
+    expect(items.length).toBeGreaterThan(0)
+    for (const item of items) expect(item).toMatch(/^- \[[^\]]+\]\((https?:\/\/[^)\s]+)\)(: .+)?$/)
+    for (const section of lines.filter((l) => l.startsWith('#')).slice(1)) expect(section).toMatch(/^## \S/)
+  })
+})
