@@ -7,7 +7,7 @@
  * dropped before it reaches wrangler. Production has Cloudflare's edge in this place instead.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import { Readable } from 'node:stream'
+import { pipeline, Readable } from 'node:stream'
 import { Agent, fetch as undiciFetch } from 'undici'
 
 /** Far above anything the service accepts (a submission is 16 KiB); the Workers refuse what is larger. */
@@ -64,7 +64,10 @@ export async function startLocalFront(publicPort: number, workersPort: number): 
     if (setCookies.length) out['set-cookie'] = setCookies
     res.writeHead(answer.status, out)
     if (!answer.body) return void res.end()
-    Readable.fromWeb(answer.body as import('node:stream/web').ReadableStream).pipe(res)
+    // An answer cut off upstream (wrangler going down mid-response) ends this response, never the process.
+    pipeline(Readable.fromWeb(answer.body as import('node:stream/web').ReadableStream), res, (error) => {
+      if (error) res.destroy()
+    })
   }
 
   await new Promise<void>((resolve, reject) => {
