@@ -1,7 +1,7 @@
 /**
  * The build: collect → validate → compile → bundle → discover → check → write. Reads top to bottom.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { ServiceUrls } from '../schema/config.js'
 import { canonicalize } from '../schema/jcs.js'
@@ -18,6 +18,11 @@ import { type ExpectedCounts, validate } from './validate.js'
 export interface BuildOptions {
   contentDir: string
   outDir: string
+  /**
+   * Where the public files go (default `<outDir>/public`). A running service gets its own, since
+   * they name its address; the private bundles hold no address and are shared.
+   */
+  publicDir?: string
   urls: ServiceUrls
   expected?: ExpectedCounts
 }
@@ -55,13 +60,33 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     ['public/pricing/index.html', pricingPage(data.pricing, data.changes)],
     ['public/_headers', HEADERS],
   ])
-  await rm(options.outDir, { recursive: true, force: true })
-  for (const [path, text] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
-    const target = join(options.outDir, path)
+  const publicDir = options.publicDir ?? join(options.outDir, 'public')
+  const targetOf = (path: string) =>
+    path.startsWith('public/') ? join(publicDir, path.slice('public/'.length)) : join(options.outDir, path)
+  await writeChanged(new Map([...files].map(([path, text]) => [targetOf(path), text])), [
+    join(options.outDir, 'private'),
+    publicDir,
+  ])
+  return { files }
+}
+
+/**
+ * Writes only the files whose bytes changed and removes stale ones, never the folders: a running
+ * `wrangler dev` watching them sees no change when there is none, and never a missing file.
+ */
+async function writeChanged(targets: Map<string, string>, folders: string[]) {
+  for (const [target, text] of [...targets].sort(([a], [b]) => a.localeCompare(b))) {
+    const current = await readFile(target, 'utf8').catch(() => null)
+    if (current === text) continue
     await mkdir(dirname(target), { recursive: true })
     await writeFile(target, text)
   }
-  return { files }
+  for (const folder of folders) {
+    const existing = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => [])
+    for (const entry of existing)
+      if (entry.isFile() && !targets.has(join(entry.parentPath, entry.name)))
+        await rm(join(entry.parentPath, entry.name), { force: true })
+  }
 }
 
 /** Cache and CORS headers for files served straight from the static asset store. */

@@ -283,7 +283,6 @@ async function main() {
     service = await startService({
       port: PORT,
       stateDir,
-      skipBuild: false,
       gatewayConfig,
       submissionsVars: { SUBMIT_LIMIT_PER_MINUTE: '1000000' },
     })

@@ -25,11 +25,13 @@ const HOP_BY_HOP = new Set([
 ])
 
 export interface LocalFront {
+  /** Where wrangler listens now (it picks a new port at each start). */
+  setUpstream(port: number): void
   close(): Promise<void>
 }
 
-export async function startLocalFront(publicPort: number, workersPort: number): Promise<LocalFront> {
-  const upstream = `http://127.0.0.1:${workersPort}`
+export async function startLocalFront(publicPort: number): Promise<LocalFront> {
+  let upstream = ''
   const agent = new Agent({ connections: 256 })
   const server: Server = createServer((req, res) => {
     forward(req, res).catch(() => {
@@ -46,14 +48,18 @@ export async function startLocalFront(publicPort: number, workersPort: number): 
     for (const [name, value] of Object.entries(req.headers))
       if (value !== undefined && !HOP_BY_HOP.has(name))
         headers[name] = Array.isArray(value) ? value.join(', ') : value
-    const send = () =>
-      undiciFetch(`${upstream}${req.url ?? '/'}`, {
+    const send = () => {
+      // Until wrangler is up, a refused connection: waited for below, like a restart.
+      if (!upstream)
+        return Promise.reject(Object.assign(new Error('not started'), { cause: { code: 'ECONNREFUSED' } }))
+      return undiciFetch(`${upstream}${req.url ?? '/'}`, {
         method: req.method ?? 'GET',
         headers,
         ...(body.length && req.method !== 'GET' && req.method !== 'HEAD' ? { body } : {}),
         redirect: 'manual',
         dispatcher: agent,
       })
+    }
     const answer = await untilConnected(send)
     const out: Record<string, string | string[]> = {}
     answer.headers.forEach((value, name) => {
@@ -70,11 +76,18 @@ export async function startLocalFront(publicPort: number, workersPort: number): 
     })
   }
 
+  // Idle keep-alive sockets outlive any client's own idle timeout (undici closes at 4 s), so a
+  // client never sends its next request into a socket the server is closing at that moment.
+  server.keepAliveTimeout = 65_000
+  server.headersTimeout = 66_000
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(publicPort, '127.0.0.1', () => resolve())
   })
   return {
+    setUpstream: (port) => {
+      upstream = `http://127.0.0.1:${port}`
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()

@@ -8,7 +8,7 @@ import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto'
 import { createWriteStream, existsSync, readFileSync } from 'node:fs'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
-import { join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { build } from '../build/index.js'
 import { STANDIN_SECRET } from '../schema/config.js'
 import { startLocalFront } from './local-front.js'
@@ -22,8 +22,6 @@ export interface ServiceOptions {
   port: number
   /** Where local D1 and Durable Object state lives (`.wrangler/state` for npm start). */
   stateDir: string
-  /** Skip the build (the caller already built dist/). */
-  skipBuild?: boolean
   /** Gateway var overrides (`--var NAME:value`), e.g. a short processor timeout for fault tests. */
   vars?: Record<string, string>
   /**
@@ -97,17 +95,22 @@ async function localSecret(stateDir: string, name: string): Promise<string> {
   return secret
 }
 
-/** A copy of the submissions config, beside it (its paths are relative), with vars overridden. */
-async function generatedSubmissionsConfig(port: number, vars: Record<string, string>): Promise<string> {
+interface WranglerConfig {
+  vars?: Record<string, string>
+  assets?: { directory: string }
+}
+
+/** A copy of a wrangler config, beside it (its paths are relative), changed by `change`. */
+async function generatedConfig(source: string, port: number, change: (config: WranglerConfig) => void) {
   // JSONC: drop whole-line comments and trailing ones after a value, then it is JSON.
-  const text = (await readFile(SUBMISSIONS_CONFIG, 'utf8'))
+  const text = (await readFile(source, 'utf8'))
     .split('\n')
     .filter((line) => !line.trim().startsWith('//'))
     .map((line) => line.replace(/,\s*\/\/.*$/, ','))
     .join('\n')
-  const config = JSON.parse(text) as { vars?: Record<string, string> }
-  config.vars = { ...config.vars, ...vars }
-  const file = SUBMISSIONS_CONFIG.replace('wrangler.jsonc', `wrangler.generated-${port}.json`)
+  const config = JSON.parse(text) as WranglerConfig
+  change(config)
+  const file = join(dirname(source), `wrangler.generated-${port}.json`)
   await writeFile(file, JSON.stringify(config, null, 2))
   return file
 }
@@ -148,7 +151,7 @@ async function waitUntilReady(url: string, child: ChildProcess, log: () => strin
 }
 
 /** A port the OS says is free now. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer()
     probe.once('error', reject)
@@ -186,15 +189,23 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const verbose = options.verbose ?? false
   const urls = localUrls(port)
   await mkdir(stateDir, { recursive: true })
-  if (!options.skipBuild) await build({ contentDir: 'content', outDir: 'dist', urls })
+  const publicDir = join(stateDir, 'public')
+  await build({ contentDir: 'content', outDir: 'dist', publicDir, urls })
   const processor = await startProcessorStandin(options.processor)
   await localD1(stateDir, ['migrations', 'apply'], verbose)
   // The submissions Worker always gets a generated config: its salt is a per-state-dir secret.
-  const submissionsConfig = await generatedSubmissionsConfig(port, {
+  const submissionsVars = {
     SUBMITTER_SALT: await localSecret(stateDir, 'submitter-salt'),
     // Aggregates a few seconds old, not a day: a local user sees their row counted soon.
     AGGREGATE_SNAPSHOT_SECONDS: '5',
     ...options.submissionsVars,
+  }
+  const submissionsConfig = await generatedConfig(SUBMISSIONS_CONFIG, port, (c) => {
+    c.vars = { ...c.vars, ...submissionsVars }
+  })
+  // The discovery files name this service's address, so it serves its own copy of them.
+  const gatewayConfig = await generatedConfig(options.gatewayConfig ?? GATEWAY_CONFIG, port, (c) => {
+    c.assets = { ...c.assets, directory: resolve(publicDir) }
   })
   const vars: Record<string, string> = {
     ENVIRONMENT: 'local',
@@ -209,8 +220,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     ...options.vars,
   }
   // wrangler listens on a private port behind the local front door (scripts/local-front.ts).
-  const workersPort = await freePort()
-  const front = await startLocalFront(port, workersPort)
+  const front = await startLocalFront(port)
   let child: ChildProcess | undefined
   // wrangler's output goes to a file in the state directory, to read after a crash.
   const logFile = join(stateDir, 'wrangler.log')
@@ -222,30 +232,42 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         'wrangler',
         'dev',
         '-c',
-        options.gatewayConfig ?? GATEWAY_CONFIG,
+        gatewayConfig,
         '-c',
         submissionsConfig,
         '--ip',
         '127.0.0.1',
         '--port',
-        String(workersPort),
+        // Whatever port the OS gives: read back from wrangler's "Ready on" line, no race for a free one.
+        '0',
         '--persist-to',
         stateDir,
         '--inspector-port',
         '0',
+        // info: the "Ready on" line names the port (the log file keeps it; the console only if verbose).
         '--log-level',
-        verbose ? 'info' : 'warn',
+        'info',
         ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
       ],
       {
         env: quietEnv,
-        stdio: ['ignore', verbose ? 'inherit' : 'pipe', verbose ? 'inherit' : 'pipe'],
+        stdio: ['ignore', 'pipe', 'pipe'],
         detached: true,
       },
     )
     const out = createWriteStream(logFile, { flags: 'a' })
     child.stdout?.pipe(out)
     child.stderr?.pipe(out)
+    if (verbose) {
+      child.stdout?.pipe(process.stdout)
+      child.stderr?.pipe(process.stderr)
+    }
+    let seen = ''
+    child.stdout?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString()
+      const ready = /Ready on https?:\/\/[^:\s]+:(\d+)/.exec(seen.replace(/\x1b\[[0-9;]*m/g, ''))
+      if (ready) front.setUpstream(Number(ready[1]))
+    })
     const running = child
     wanted = true
     running.once('exit', (code, signal) => {
@@ -290,6 +312,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       await front.close()
       await processor.close()
       await rm(submissionsConfig, { force: true })
+      await rm(gatewayConfig, { force: true })
     },
   }
 }

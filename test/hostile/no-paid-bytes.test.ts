@@ -4,7 +4,8 @@
  */
 import { readdir, readFile } from 'node:fs/promises'
 import { request } from 'node:http'
-import { describe, expect, it } from 'vitest'
+import { join } from 'node:path'
+import { describe, expect, inject, it } from 'vitest'
 import type {
   BundleManifest,
   ChecklistBundle,
@@ -28,7 +29,8 @@ const canaries = [
 ].map((text) => JSON.stringify(text).slice(1, 41)) // the first 40 characters as they appear in JSON
 
 const privateFiles = (await readdir('dist/private')).filter((f) => f.endsWith('.json'))
-const publicFiles = (await readdir('dist/public', { recursive: true })).map(String)
+// The running service's own public files (it serves a copy naming its address).
+const publicFiles = (await readdir(join(inject('stateDir'), 'public'), { recursive: true })).map(String)
 const paidPaths = ROUTES.filter((r) => r.access === 'paid').map((r) => r.path)
 
 /**

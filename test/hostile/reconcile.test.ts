@@ -23,6 +23,13 @@ async function until(check: () => Promise<boolean>) {
   while (!(await check())) await new Promise((r) => setTimeout(r, 50))
 }
 
+/** A real challenge for `path`, and a credential paying it with a stand-in token of `kind`. */
+async function credentialFor(path: string, kind: string) {
+  const challenge = challengeFrom(await get(path))
+  const spt = token(kind)
+  return { challenge, spt, auth: { headers: { authorization: authorization(challenge, { spt }) } } }
+}
+
 async function problemOf(r: Response) {
   return ((await r.json()) as { type: string }).type.replace(PROBLEMS, '')
 }
@@ -30,9 +37,7 @@ async function problemOf(r: Response) {
 describe('a payment whose outcome is unknown', () => {
   it('behavior: a retry while the first charge is still running is not a refusal, and delivers once it completes', async () => {
     const path = '/v1/fde-lessons?topic=dns'
-    const challenge = challengeFrom(await get(path))
-    const spt = token('stall')
-    const auth = { headers: { authorization: authorization(challenge, { spt }) } }
+    const { challenge, spt, auth } = await credentialFor(path, 'stall')
     // The gateway gives up waiting; the processor is still working on the charge.
     const first = await get(path, auth)
     expect(first.status).toBe(503)
@@ -83,9 +88,7 @@ describe('a payment whose outcome is unknown', () => {
 
   it('behavior: a charge whose answer was a stored 500 is found by search and delivered', async () => {
     const path = '/v1/pricing?category=voice-agent'
-    const challenge = challengeFrom(await get(path))
-    const spt = token('lost')
-    const auth = { headers: { authorization: authorization(challenge, { spt }) } }
+    const { spt, auth } = await credentialFor(path, 'lost')
     const first = await get(path, auth)
     expect(first.status).toBe(503)
     const charged = (await processorLedger()).succeeded[spt]
@@ -97,9 +100,7 @@ describe('a payment whose outcome is unknown', () => {
 
   it('behavior: an outage that charged nothing frees the buyer with a fresh challenge, not 503 forever', async () => {
     const path = '/v1/fde-lessons?topic=cache'
-    const challenge = challengeFrom(await get(path))
-    const spt = token('error')
-    const auth = { headers: { authorization: authorization(challenge, { spt }) } }
+    const { challenge, spt, auth } = await credentialFor(path, 'error')
     expect((await get(path, auth)).status).toBe(503)
     // The 500 is stored under the key; search shows no intent for the challenge: nothing was charged.
     const again = await get(path, auth)
@@ -111,9 +112,7 @@ describe('a payment whose outcome is unknown', () => {
 
   it('behavior: a processing payment answers 503 to retry, then delivers when it settles', async () => {
     const path = '/v1/fde-preship-checklist?phase=verifying'
-    const challenge = challengeFrom(await get(path))
-    const spt = token('processing')
-    const auth = { headers: { authorization: authorization(challenge, { spt }) } }
+    const { auth } = await credentialFor(path, 'processing')
     const first = await get(path, auth)
     expect(first.status).toBe(503)
     const body = (await first.json()) as { detail: string }
@@ -128,9 +127,7 @@ describe('a payment whose outcome is unknown', () => {
 
   it('behavior: a payment that needed an action is delivered once the action completes', async () => {
     const path = '/v1/fde-lessons?topic=deploy'
-    const challenge = challengeFrom(await get(path))
-    const spt = token('action')
-    const auth = { headers: { authorization: authorization(challenge, { spt }) } }
+    const { auth } = await credentialFor(path, 'action')
     const first = await get(path, auth)
     expect(first.status).toBe(402)
     const body = (await first.json()) as { type: string; detail: string }

@@ -6,7 +6,7 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
-import { startService } from '../../scripts/service.js'
+import { freePort, startService } from '../../scripts/service.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -17,12 +17,11 @@ declare module 'vitest' {
   }
 }
 
-export const TEST_PORT = Number(process.env.TEST_PORT ?? 8797)
-
 export default async function setup(project: TestProject) {
   const stateDir = await mkdtemp(join(tmpdir(), 'rpi-test-'))
   const service = await startService({
-    port: TEST_PORT,
+    // A port the OS says is free (TEST_PORT pins one), so a test run never meets a running service.
+    port: process.env.TEST_PORT ? Number(process.env.TEST_PORT) : await freePort(),
     stateDir,
     // Fault tests need a processor timeout far below the 10 s production default.
     // An empty search result is trusted at once (the stand-in's index has no lag).
