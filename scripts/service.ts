@@ -9,6 +9,7 @@ import { createWriteStream, existsSync, readFileSync } from 'node:fs'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { dirname, join, resolve } from 'node:path'
+import { stripVTControlCharacters } from 'node:util'
 import { build } from '../build/index.js'
 import { STANDIN_SECRET } from '../schema/config.js'
 import { startLocalFront } from './local-front.js'
@@ -265,7 +266,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     let seen = ''
     child.stdout?.on('data', (chunk: Buffer) => {
       seen += chunk.toString()
-      const ready = /Ready on https?:\/\/[^:\s]+:(\d+)/.exec(seen.replace(/\x1b\[[0-9;]*m/g, ''))
+      const ready = /Ready on https?:\/\/[^:\s]+:(\d+)/.exec(stripVTControlCharacters(seen))
       if (ready) front.setUpstream(Number(ready[1]))
     })
     const running = child
