@@ -265,7 +265,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     }
     let seen = ''
     child.stdout?.on('data', (chunk: Buffer) => {
-      seen += chunk.toString()
+      // Only the tail is kept: the line is short, and wrangler logs every request after it.
+      seen = (seen + chunk.toString()).slice(-2000)
       const ready = /Ready on https?:\/\/[^:\s]+:(\d+)/.exec(stripVTControlCharacters(seen))
       if (ready) front.setUpstream(Number(ready[1]))
     })
