@@ -10,7 +10,7 @@ import { MCP_INSTRUCTIONS, MCP_TOOLS, PAYMENT_CAPABILITY } from '../schema/mcp-t
 import { RECEIPT_POLICY } from '../schema/receipt-claims.js'
 import { PRICE, ROUTES, SERVICE_VERSION, WARN_FEED_RETIRED_ON } from '../schema/routes.js'
 
-const DESCRIPTION =
+export const DESCRIPTION =
   'Engineering-practice rules traced to real incidents, and an index of published AI product prices, sold per query to agents over the HTTP 402 Payment scheme. No account, no key.'
 
 /** `GET /v1/fde-lessons?topic=<topic>` style strings, one per route. */

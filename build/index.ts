@@ -9,8 +9,9 @@ import { bundle, bundlesModule } from './bundle.js'
 import { checkOpenapi } from './check-openapi.js'
 import { collect } from './collect.js'
 import { compileDatasets } from './datasets.js'
-import { agentsJson, llmsTxt, mcpServerCard } from './discovery.js'
+import { agentsJson, DESCRIPTION, llmsTxt, mcpServerCard } from './discovery.js'
 import { BuildFailed, type BuildIssue } from './issues.js'
+import { landingPage } from './landing-page.js'
 import { openapi } from './openapi.js'
 import { pricingPage } from './pricing-page.js'
 import { type ExpectedCounts, validate } from './validate.js'
@@ -59,6 +60,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     ['public/llms.txt', llmsTxt(data.catalogue, options.urls)],
     ['public/pricing/index.html', pricingPage(data.pricing, data.changes)],
     ['public/_headers', HEADERS],
+    ['public/index.html', landingPage(DESCRIPTION, options.urls)],
   ])
   const publicDir = options.publicDir ?? join(options.outDir, 'public')
   const targetOf = (path: string) =>

@@ -76,7 +76,13 @@ function operation(route: Route) {
     op['x-payment-info'] = { offers: [paymentOffer(route)] }
     responses['200'] = {
       ...(responses['200'] as object),
-      headers: { 'Payment-Receipt': { $ref: '#/components/headers/Payment-Receipt' } },
+      headers: {
+        'Payment-Receipt': { $ref: '#/components/headers/Payment-Receipt' },
+        'Content-Digest': {
+          description: 'RFC 9530 sha-256 of the body, the digest the signed receipt binds',
+          schema: { type: 'string' },
+        },
+      },
     }
     responses['402'] = {
       ...json('Payment required: pay the challenge in WWW-Authenticate and repeat the call', {
@@ -84,7 +90,16 @@ function operation(route: Route) {
       }),
       headers: { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } },
     }
+    responses['429'] = problem(
+      'Too many payments refused for this client within a minute; see Retry-After (no challenge, nothing charged)',
+    )
+    responses['503'] = problem(
+      'The payment is pending (processor slow, processing, or unreachable): send the same credential again after Retry-After; it is never charged twice',
+    )
     op.security = [{ payment: [] }]
+  } else {
+    // Free: no authentication of any kind.
+    op.security = []
   }
   if (route.params.length) {
     responses['400'] = problem('A malformed parameter; no charge')
@@ -107,8 +122,13 @@ export function openapi(urls: ServiceUrls) {
       description:
         'Model Context Protocol over Streamable HTTP (stateless, JSON responses). See /.well-known/mcp.json.',
       tags: ['free'],
+      // The transport needs no authentication; paid tools take their payment in band.
+      security: [],
       requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
-      responses: { '200': json('JSON-RPC response') },
+      responses: {
+        '200': json('JSON-RPC response'),
+        '400': json('Not one JSON-RPC message (batches are refused): a JSON-RPC error'),
+      },
     },
   }
   return {

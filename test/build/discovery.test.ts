@@ -124,3 +124,21 @@ describe('llms.txt format', () => {
     for (const section of lines.filter((l) => l.startsWith('#')).slice(1)) expect(section).toMatch(/^## \S/)
   })
 })
+
+describe('openapi.json operations', () => {
+  const api = json('public/openapi.json') as {
+    paths: Record<string, Record<string, Record<string, unknown>>>
+  }
+  it('behavior: free operations declare no security, paid ones document every status they can answer', () => {
+    for (const route of ROUTES) {
+      const op = api.paths[route.path]?.[route.method.toLowerCase()]
+      if (!op) continue
+      if (route.access === 'paid') {
+        expect(op.security, route.path).toEqual([{ payment: [] }])
+        expect(Object.keys(op.responses as object).sort(), route.path).toEqual(
+          expect.arrayContaining(['200', '400', '402', '404', '429', '503']),
+        )
+      } else expect(op.security, route.path).toEqual([])
+    }
+  })
+})

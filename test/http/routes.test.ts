@@ -132,3 +132,14 @@ describe('HTTP hygiene', () => {
     expect(paid.headers.get('access-control-expose-headers')).toMatch(/Payment-Receipt/)
   })
 })
+
+describe('the bare address', () => {
+  it('behavior: / is a short page that leads to llms.txt, openapi.json and every free document', async () => {
+    const r = await get('/')
+    expect(r.status).toBe(200)
+    expect(r.headers.get('content-type')).toMatch(/text\/html/)
+    const html = await r.text()
+    for (const href of ['/llms.txt', '/openapi.json', '/agents.json', '/v1/catalogue'])
+      expect(html).toContain(`href="${href}"`)
+  })
+})
