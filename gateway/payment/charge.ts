@@ -6,6 +6,7 @@
 
 import { canonicalize } from '../../schema/jcs.js'
 import { PRICE } from '../../schema/routes.js'
+import { sha256Hex } from '../sha256-hex.js'
 import { encodeText } from './base64url.js'
 import { type Binding, opaqueBinds, opaqueFor } from './binding.js'
 import type { Challenge } from './challenge.js'
@@ -165,9 +166,4 @@ export async function verifyAndSettle(
     case 'unavailable':
       return refuse('internal-payment-error', result.detail)
   }
-}
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')
 }

@@ -2,7 +2,9 @@
  * The HTTP face of the payment core: read `Authorization: Payment …`, answer 402 with a fresh
  * challenge (WWW-Authenticate, no-store, problem body), or let the paid response through.
  */
+
 import type { Env } from '../env.js'
+import { sha256Hex } from '../sha256-hex.js'
 import type { Binding } from './binding.js'
 import { formatChallenge } from './challenge.js'
 import {
@@ -24,14 +26,11 @@ export function ledgerOf(env: Env): Ledger {
 
 /** The failed-attempt gate of one client, named by a hash of its address. */
 export async function attemptsOf(env: Env, clientAddress: string): Promise<AttemptGate> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`attempts:${clientAddress}`))
-  const limiter = env.ATTEMPTS.get(env.ATTEMPTS.idFromName(hex(new Uint8Array(digest))))
+  const limiter = env.ATTEMPTS.get(env.ATTEMPTS.idFromName(await sha256Hex(`attempts:${clientAddress}`)))
   return { retryAfterS: () => limiter.retryAfterS(), fail: () => limiter.fail() }
 }
 
 export const clientAddress = (request: Request) => request.headers.get('cf-connecting-ip') ?? 'unknown'
-
-const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')
 
 export type PaymentGate =
   | { paid: true; receipt: Receipt }

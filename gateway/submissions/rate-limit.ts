@@ -9,6 +9,8 @@
  * SHA-256(window, client) is stored, and rows of past windows are deleted as new windows start.
  */
 
+import { sha256Hex } from '../sha256-hex.js'
+
 export const WINDOW_SECONDS = 60
 export const DEFAULT_LIMIT_PER_MINUTE = 30
 
@@ -46,11 +48,6 @@ export async function takeSubmitSlot(
   const n = counted?.results[0]?.n ?? 1
   if (n <= limit) return { ok: true }
   return { ok: false, retryAfter: Math.max(1, Math.ceil(window + WINDOW_SECONDS - now / 1000)) }
-}
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')
 }
 
 /** The first four groups of an IPv6 address, `::` expanded; anything unparsable is used as given. */

@@ -5,6 +5,7 @@
 
 import { MAX_SUBMISSION_BYTES } from '../../schema/submission.js'
 import { problem, problemResponse } from '../http/problem.js'
+import { sha256Hex } from '../sha256-hex.js'
 import { recordSubmission } from './aggregate.js'
 import { isJsonRequest } from './content-type.js'
 import type { Env } from './env.js'
@@ -28,12 +29,6 @@ function submissionTooLarge(): Response {
   )
 }
 const MIN_SALT_LENGTH = 32
-
-/** Tells submitters apart for the disclosure rule without keeping who they are. */
-async function submitterHash(salt: string, client: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${salt}\n${client}`))
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')
-}
 
 export async function submit(request: Request, env: Env): Promise<Response> {
   const refused = await refuseEarly(request, env)
@@ -117,11 +112,9 @@ async function accept(request: Request, env: Env): Promise<Response> {
     )
   }
 
-  await recordSubmission(
-    env.DB,
-    checked.value,
-    await submitterHash(env.SUBMITTER_SALT ?? '', clientKey(request)),
-  )
+  // The submitter, told apart for the disclosure rule without keeping who it is: a salted hash.
+  const submitter = await sha256Hex(`${env.SUBMITTER_SALT}\n${clientKey(request)}`)
+  await recordSubmission(env.DB, checked.value, submitter)
   const body202 = {
     status: 'accepted',
     category: checked.value.category,
