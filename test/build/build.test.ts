@@ -47,6 +47,19 @@ describe('build', () => {
     )
   })
 
+  it('behavior: with a service-owned public folder, every file the Worker module imports exists (a fresh clone starts)', async () => {
+    const outDir = await temp()
+    const publicDir = join(await temp(), 'public')
+    await build({ contentDir: 'content', outDir, publicDir, urls: LOCAL_URLS })
+    const module = await readFile(join(outDir, 'private/bundles.js'), 'utf8')
+    const imports = [...module.matchAll(/from '(\.[^']+)'/g)].map((m) => m[1] as string)
+    expect(imports.length).toBeGreaterThan(1)
+    for (const path of imports)
+      await expect(readFile(join(outDir, 'private', path), 'utf8'), path).resolves.toBeTruthy()
+    for (const path of imports.filter((p) => p.includes('/public/')))
+      await expect(readFile(join(publicDir, path.replace('../public/', '')), 'utf8'), path).resolves.toBeTruthy()
+  })
+
   it('behavior: changing one paid rule changes only the bundles that contain it', async () => {
     const before = manifestOf((await buildInto()).files)
     const dir = await copyOfContent()
