@@ -63,12 +63,16 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     ['public/index.html', landingPage(DESCRIPTION, options.urls)],
   ])
   const publicDir = options.publicDir ?? join(options.outDir, 'public')
-  const targetOf = (path: string) =>
-    path.startsWith('public/') ? join(publicDir, path.slice('public/'.length)) : join(options.outDir, path)
-  await writeChanged(new Map([...files].map(([path, text]) => [targetOf(path), text])), [
-    join(options.outDir, 'private'),
-    publicDir,
-  ])
+  const sharedData = join(options.outDir, 'public/data')
+  // Free bundles hold no address: the Worker module imports them from <outDir>/public/data, and the
+  // service serves them from its own public folder too, so they are written to both.
+  const targetsOf = (path: string) => {
+    if (!path.startsWith('public/')) return [join(options.outDir, path)]
+    const served = join(publicDir, path.slice('public/'.length))
+    return path.startsWith('public/data/') ? [...new Set([served, join(options.outDir, path)])] : [served]
+  }
+  const targets = [...files].flatMap(([path, text]) => targetsOf(path).map((t) => [t, text] as const))
+  await writeChanged(new Map(targets), [...new Set([join(options.outDir, 'private'), sharedData, publicDir])])
   return { files }
 }
 

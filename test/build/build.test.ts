@@ -57,7 +57,10 @@ describe('build', () => {
     for (const path of imports)
       await expect(readFile(join(outDir, 'private', path), 'utf8'), path).resolves.toBeTruthy()
     for (const path of imports.filter((p) => p.includes('/public/')))
-      await expect(readFile(join(publicDir, path.replace('../public/', '')), 'utf8'), path).resolves.toBeTruthy()
+      await expect(
+        readFile(join(publicDir, path.replace('../public/', '')), 'utf8'),
+        path,
+      ).resolves.toBeTruthy()
   })
 
   it('behavior: changing one paid rule changes only the bundles that contain it', async () => {
