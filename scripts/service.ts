@@ -274,11 +274,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     wanted = true
     running.once('exit', (code, signal) => {
       if (!wanted || running !== child) return
-      // wrangler's local proxy can die on a client that hangs up mid-body (not our code to fix):
+      // wrangler's local proxy can die on a client that hangs up mid-body, or under many slow
+      // requests at once (the front door limits those; not our code to fix):
       // say so and bring the Workers back, with their state, on the same port.
       restarts++
       console.error(
-        `\nwrangler dev exited unexpectedly (${signal ?? `code ${code}`}); restarting it (restart ${restarts}). Its log: ${logFile}`,
+        `\nwrangler dev exited unexpectedly (${signal ?? `code ${code}`}); restarting it (restart ${restarts}). Its log: ${logFile}, ending:\n${log().slice(-1500)}`,
       )
       killGroup(running, 'SIGKILL')
       startWorkers().catch((error: unknown) => {
