@@ -7,7 +7,7 @@ import { startService } from './service.js'
 const port = Number(process.env.PORT ?? 8787)
 const service = await startService({ port, stateDir: '.wrangler/state', verbose: true })
 console.log(`\nServing on ${service.url}  (processor stand-in at ${service.processor.url})`)
-console.log(`Try: curl ${service.url}/llms.txt   or   curl -i ${service.url}/v1/fde-lessons?topic=retry`)
+console.log(`Try: curl ${service.url}/llms.txt   or   curl -i '${service.url}/v1/fde-lessons?topic=retry'`)
 const shutdown = async () => {
   await service.stop()
   process.exit(0)

@@ -1,0 +1,76 @@
+/**
+ * The README's paying examples, run as a new user would: an empty folder, the README's install
+ * line (served from the npm cache when it holds the packages, so the run stays offline where it
+ * can), then each script exactly as printed, against the running service.
+ */
+import { execFile } from 'node:child_process'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { base, processorLedger } from '../support/service.js'
+
+const run = promisify(execFile)
+const readme = await readFile('README.md', 'utf8')
+const example = (name: string) => {
+  const text = new RegExp(
+    `<!-- example: ${name.replace('.', '\\.')} -->\\s*\`\`\`\\w+\\n([\\s\\S]*?)\`\`\``,
+  ).exec(readme)?.[1]
+  if (!text) throw new Error(`README.md has no example marked ${name}`)
+  return text
+}
+
+let project = ''
+const inProject = (cmd: string, args: string[]) =>
+  run(cmd, args, { cwd: project, env: { ...process.env, SERVICE_URL: base() }, maxBuffer: 16 * 1024 * 1024 })
+
+beforeAll(async () => {
+  project = await mkdtemp(join(tmpdir(), 'rpi-readme-'))
+  const install = example('install')
+    .split('\n')
+    .map((line) => (line.startsWith('npm i ') ? `${line} --prefer-offline --no-audit --no-fund` : line))
+    .join('\n')
+  await inProject('sh', ['-ec', install])
+  for (const name of ['pay.mjs', 'pay-mcp.mjs', 'pay.sh']) await writeFile(join(project, name), example(name))
+}, 300_000)
+afterAll(() => (project ? rm(project, { recursive: true, force: true }) : undefined))
+
+const lockVersion = async (name: string) =>
+  (
+    JSON.parse(await readFile('package-lock.json', 'utf8')) as {
+      packages: Record<string, { version: string }>
+    }
+  ).packages[`node_modules/${name}`]?.version
+
+describe('README examples in an empty project', () => {
+  it('behavior: the install line pins the versions this project tests against', async () => {
+    const pins = [...example('install').matchAll(/(@?[\w/.-]+)@(\d[\w.-]*)/g)]
+    expect(pins.map((p) => p[1])).toEqual(['mppx', 'viem', '@modelcontextprotocol/sdk'])
+    for (const [, name, version] of pins) expect(version, name).toBe(await lockVersion(name as string))
+  })
+
+  it('behavior: pay.mjs pays over HTTP and prints the answer and the receipt', async () => {
+    const { stdout } = await inProject('node', ['pay.mjs'])
+    expect(stdout).toMatch(/^200 \{"topic":"retry"/)
+    const reference = /reference: '([^']+)'/.exec(stdout)?.[1]
+    expect(stdout).toMatch(/status: 'success'/)
+    expect(Object.values((await processorLedger()).succeeded)).toContain(reference)
+  })
+
+  it('behavior: pay-mcp.mjs pays a tool over MCP and prints the answer and the receipt', async () => {
+    const { stdout } = await inProject('node', ['pay-mcp.mjs'])
+    expect(JSON.parse(stdout.split('\n')[0] as string)).toMatchObject({ topic: 'retry' })
+    const reference = /reference: '([^']+)'/.exec(stdout)?.[1]
+    expect(Object.values((await processorLedger()).succeeded)).toContain(reference)
+  })
+
+  it('behavior: pay.sh builds the credential with standard tools and gets the answer and the receipt', async () => {
+    const { stdout } = await inProject('sh', ['pay.sh'])
+    const [answer, receipt] = stdout.trim().split('\n')
+    expect(JSON.parse(answer as string)).toMatchObject({ topic: 'retry' })
+    const parsed = JSON.parse(receipt as string) as { status: string; reference: string }
+    expect(parsed.status).toBe('success')
+    expect(Object.values((await processorLedger()).succeeded)).toContain(parsed.reference)
+  })
+})
