@@ -6,7 +6,7 @@
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js'
 import { CONTACT, PUBLISHER, type ServiceUrls } from '../schema/config.js'
 import type { Catalogue } from '../schema/datasets.js'
-import { MCP_INSTRUCTIONS, MCP_TOOLS, PAYMENT_CAPABILITY } from '../schema/mcp-tools.js'
+import { MCP_DESCRIPTION, MCP_INSTRUCTIONS, MCP_TOOLS, PAYMENT_CAPABILITY } from '../schema/mcp-tools.js'
 import { RECEIPT_POLICY } from '../schema/receipt-claims.js'
 import { PRICE, ROUTES, SERVICE_VERSION, WARN_FEED_RETIRED_ON } from '../schema/routes.js'
 
@@ -62,7 +62,7 @@ export function mcpServerCard(urls: ServiceUrls) {
     version: '1.0',
     protocolVersion: LATEST_PROTOCOL_VERSION,
     serverInfo: { name: 'rules-pricing-index', title: PUBLISHER, version: SERVICE_VERSION },
-    description: DESCRIPTION,
+    description: MCP_DESCRIPTION,
     documentationUrl: `${urls.base_url}/llms.txt`,
     transport: { type: 'streamable-http', endpoint: `${urls.base_url}/mcp` },
     capabilities: { tools: {}, experimental: PAYMENT_CAPABILITY },

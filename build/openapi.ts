@@ -42,7 +42,9 @@ function operation(route: Route) {
       in: 'query',
       required: false,
       description: p.description,
-      schema: { type: 'string', ...(p.pattern ? { pattern: p.pattern } : {}) },
+      schema: p.allowed
+        ? { type: 'string', enum: [...p.allowed] }
+        : { type: 'string', ...(p.pattern ? { pattern: p.pattern } : {}) },
       example: p.example,
     }))
   const responses: Record<string, unknown> = {}

@@ -2,7 +2,7 @@
  * The MCP tools: each one sells or gives the data of one HTTP route, with the same filters.
  * The MCP server, the server card and llms.txt read this list.
  */
-import { ROUTES, type Route } from './routes.js'
+import { PRICE, ROUTES, type Route } from './routes.js'
 
 export interface McpTool {
   name: string
@@ -26,7 +26,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
   tool(
     'fde_lessons_preview',
     'Foundational rules (free)',
-    'Return the 2 foundational rules in full (rule, real incident with postmortem link, agent constraint). Free. Optional topic filter.',
+    'Return the foundational rules in full (rule, real incident with postmortem link, agent constraint). Free. Optional topic filter.',
   ),
   tool(
     'fde_lessons_full',
@@ -48,5 +48,8 @@ export const MCP_TOOLS: readonly McpTool[] = [
 /** What initialize advertises under capabilities.experimental (payment transport draft). */
 export const PAYMENT_CAPABILITY = { payment: { methods: { stripe: { intents: ['charge'] } } } } as const
 
+/** What the server card says the server does: only what the tools above serve. */
+export const MCP_DESCRIPTION = `Engineering-practice rules, playbooks and pre-ship gates traced to real incidents, as MCP tools: the catalogue and the foundational rules are free, the rest cost ${PRICE.display} per call, paid in band over the HTTP 402 Payment scheme.`
+
 export const MCP_INSTRUCTIONS =
-  'Engineering-practice rules traced to real incidents. Call fde_catalogue (free) to see topics and phases, fde_lessons_preview (free) for the two foundational rules, then the paid tools (0.50 USD each) with a topic or phase filter. A paid tool answers with an isError result whose _meta["org.paymentauth/payment-required"] holds the challenge; pay it and repeat the same call with params._meta["org.paymentauth/credential"]. The receipt comes back in _meta["org.paymentauth/receipt"].'
+  'Engineering-practice rules traced to real incidents. Call fde_catalogue (free) to see topics and phases, fde_lessons_preview (free) for the foundational rules, then the paid tools (0.50 USD each) with a topic or phase filter. A paid tool answers with an isError result whose _meta["org.paymentauth/payment-required"] holds the challenge; pay it and repeat the same call with params._meta["org.paymentauth/credential"]. The receipt comes back in _meta["org.paymentauth/receipt"].'

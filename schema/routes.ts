@@ -3,6 +3,8 @@
  * agents.json `endpoints`, llms.txt and the MCP tool list are all derived from it.
  */
 
+import { INDEX_CATEGORIES } from './vocabulary.js'
+
 export type Access = 'free' | 'paid' | 'retired'
 
 export interface QueryParam {
@@ -11,6 +13,8 @@ export interface QueryParam {
   example: string
   /** A regular expression the raw value must match, checked before any payment challenge. */
   pattern?: string
+  /** The closed set of values, when there is one (published as an OpenAPI enum). */
+  allowed?: readonly string[]
 }
 
 export interface Route {
@@ -102,6 +106,7 @@ export const ROUTES: readonly Route[] = [
         description: 'Index category, e.g. support-agent',
         example: 'support-agent',
         pattern: '^[A-Za-z-]{1,40}$',
+        allowed: INDEX_CATEGORIES,
       },
     ],
   },

@@ -93,6 +93,35 @@ describe('MCP server card', () => {
   })
 })
 
+describe('MCP server card says only what the tools do', () => {
+  const card = json('public/.well-known/mcp.json')
+  it('behavior: the card mentions pricing only if some tool serves a pricing route', () => {
+    const servesPricing = MCP_TOOLS.some((t) => t.route.path.startsWith('/v1/pricing'))
+    const tools = card.tools.map((t: { title: string; description: string }) => `${t.title} ${t.description}`)
+    const text = `${card.description} ${card.instructions} ${tools.join(' ')}`
+    if (!servesPricing) expect(text).not.toMatch(/\bpric(e|es|ing)\b/i)
+  })
+  it('behavior: no tool description or instruction types a count of items', () => {
+    const text = `${card.description} ${card.instructions} ${JSON.stringify(card.tools)}`
+    expect(text).not.toMatch(
+      /\b(\d+|two|three|four|five|six)\s+(foundational|paid|free)?\s*(rules|playbooks|gates)\b/i,
+    )
+  })
+})
+
+describe('openapi enums', () => {
+  it('behavior: a parameter with a closed set of values is published as an enum of exactly that set', () => {
+    const api = json('public/openapi.json')
+    for (const route of ROUTES)
+      for (const param of route.params.filter((p) => p.allowed)) {
+        const op = api.paths[route.path][route.method.toLowerCase()]
+        const schema = op.parameters.find((p: { name: string }) => p.name === param.name).schema
+        expect(schema.enum, `${route.path} ${param.name}`).toEqual([...(param.allowed ?? [])])
+      }
+    expect(ROUTES.some((r) => r.params.some((p) => p.allowed))).toBe(true)
+  })
+})
+
 describe('llms.txt', () => {
   const text = files.get('public/llms.txt') as string
   it('behavior: llmstxt.org shape: one H1, a blockquote, H2 link lists', () => {
