@@ -256,9 +256,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         detached: true,
       },
     )
+    // Two sources share one log: neither may end it (the other may still be writing, and a write
+    // after end throws in this process); it ends once the child's streams have all closed.
     const out = createWriteStream(logFile, { flags: 'a' })
-    child.stdout?.pipe(out)
-    child.stderr?.pipe(out)
+    child.stdout?.pipe(out, { end: false })
+    child.stderr?.pipe(out, { end: false })
+    child.once('close', () => out.end())
     if (verbose) {
       child.stdout?.pipe(process.stdout)
       child.stderr?.pipe(process.stderr)
