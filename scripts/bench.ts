@@ -17,6 +17,7 @@ import { gzipSync } from 'node:zlib'
 import { Challenge, Credential } from 'mppx'
 import { Pool } from 'undici'
 import { parse, stringify } from 'yaml'
+import { bundleComposition } from '../bench/bundle-composition.js'
 import { build } from '../build/index.js'
 import { signedReceipt } from '../gateway/payment/signed-receipt.js'
 import { syntheticSeedSql } from '../gateway/submissions/seed-sql.js'
@@ -269,11 +270,22 @@ async function main() {
   const outdir = await mkdtemp(join(tmpdir(), 'rpi-bench-bundle-'))
   execFileSync(
     'npx',
-    ['wrangler', 'deploy', '--dry-run', '-c', 'gateway/wrangler.jsonc', '--outdir', outdir],
+    [
+      'wrangler',
+      'deploy',
+      '--dry-run',
+      '-c',
+      'gateway/wrangler.jsonc',
+      '--outdir',
+      outdir,
+      '--metafile',
+      join(outdir, 'meta.json'),
+    ],
     { env: quietEnv, stdio: 'ignore' },
   )
   const bundle = await readFile(join(outdir, 'index.js'))
   const gzip = gzipSync(bundle).byteLength
+  const composition = await bundleComposition(join(outdir, 'meta.json'))
 
   const stateDir = await mkdtemp(join(tmpdir(), 'rpi-bench-state-'))
   const gatewayConfig = await benchGatewayConfig()
@@ -368,6 +380,9 @@ async function main() {
     say('|---|---|')
     say(`| gateway bundle, uncompressed | ${fmt(bundle.byteLength / 1024, 0)} KiB |`)
     say(`| gateway bundle, gzip | ${fmt(gzip / 1024, 0)} KiB (limit 3 MiB free plan) |`)
+    for (const part of composition.slice(0, 8)) {
+      say(`| of which ${part.name} | ${fmt(part.bytes / 1024, 0)} KiB |`)
+    }
     say(`| wrangler dev start to first 200 (both Workers, local) | ${fmt(readyMs, 0)} ms |`)
     say(`| first request to a route not yet served | ${fmt(firstMs, 1)} ms |`)
 
