@@ -69,31 +69,25 @@ export function localUrls(port: number) {
   }
 }
 
-/**
- * A per-state-dir receipt signing key (a private Ed25519 JWK with kid), beside the HMAC secret,
- * made once, so receipts signed before a restart still verify.
- */
-async function localSigningKey(stateDir: string): Promise<string> {
-  const file = join(stateDir, 'receipt-signing-key.json')
+/** A per-state-dir secret, made once by `make`, so it survives a restart. */
+async function localSecret(stateDir: string, name: string, make = randomSecret): Promise<string> {
+  const file = join(stateDir, name)
   if (existsSync(file)) return (await readFile(file, 'utf8')).trim()
-  const { privateKey } = generateKeyPairSync('ed25519')
-  const jwk = privateKey.export({ format: 'jwk' })
+  const secret = make()
+  await writeFile(file, secret, { mode: 0o600 })
+  return secret
+}
+
+const randomSecret = () => randomBytes(32).toString('base64url')
+
+/** A receipt signing key: a private Ed25519 JWK with a kid derived from its public half. */
+function newSigningKey(): string {
+  const jwk = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' })
   const kid = `local-${createHash('sha256')
     .update(jwk.x as string)
     .digest('base64url')
     .slice(0, 12)}`
-  const text = JSON.stringify({ ...jwk, kid })
-  await writeFile(file, text, { mode: 0o600 })
-  return text
-}
-
-/** A per-state-dir secret, made once, so it survives a restart (challenges, submitter hashes). */
-async function localSecret(stateDir: string, name: string): Promise<string> {
-  const file = join(stateDir, name)
-  if (existsSync(file)) return (await readFile(file, 'utf8')).trim()
-  const secret = randomBytes(32).toString('base64url')
-  await writeFile(file, secret, { mode: 0o600 })
-  return secret
+  return JSON.stringify({ ...jwk, kid })
 }
 
 interface WranglerConfig {
@@ -217,7 +211,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     PROCESSOR_URL: processor.url,
     PROCESSOR_SECRET: STANDIN_SECRET,
     PAYMENT_HMAC_SECRET: await localSecret(stateDir, 'payment-hmac-secret'),
-    RECEIPT_SIGNING_KEY: await localSigningKey(stateDir),
+    RECEIPT_SIGNING_KEY: await localSecret(stateDir, 'receipt-signing-key.json', newSigningKey),
     ...options.vars,
   }
   // wrangler listens on a private port behind the local front door (scripts/local-front.ts).
