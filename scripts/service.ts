@@ -8,7 +8,7 @@ import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto'
 import { createWriteStream, existsSync, readFileSync } from 'node:fs'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
-import { dirname, join, resolve } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { build } from '../build/index.js'
 import { STANDIN_SECRET } from '../schema/config.js'
@@ -91,12 +91,23 @@ function newSigningKey(): string {
 }
 
 interface WranglerConfig {
+  $schema?: string
+  main?: string
   vars?: Record<string, string>
   assets?: { directory: string }
+  d1_databases?: { migrations_dir?: string }[]
 }
 
-/** A copy of a wrangler config, beside it (its paths are relative), changed by `change`. */
-async function generatedConfig(source: string, port: number, change: (config: WranglerConfig) => void) {
+/**
+ * A copy of a wrangler config in the service's state directory, its paths made absolute, changed
+ * by `change`. Never beside the source: a file appearing in gateway/ changes a directory that
+ * another running wrangler's bundler watches, and its rebuild has been seen to deadlock esbuild.
+ */
+async function generatedConfig(
+  source: string,
+  stateDir: string,
+  change: (config: WranglerConfig) => void,
+): Promise<string> {
   // JSONC: drop whole-line comments and trailing ones after a value, then it is JSON.
   const text = (await readFile(source, 'utf8'))
     .split('\n')
@@ -104,8 +115,14 @@ async function generatedConfig(source: string, port: number, change: (config: Wr
     .map((line) => line.replace(/,\s*\/\/.*$/, ','))
     .join('\n')
   const config = JSON.parse(text) as WranglerConfig
+  const from = (path: string) => resolve(dirname(source), path)
+  delete config.$schema
+  if (config.main) config.main = from(config.main)
+  if (config.assets) config.assets.directory = from(config.assets.directory)
+  for (const db of config.d1_databases ?? [])
+    if (db.migrations_dir) db.migrations_dir = from(db.migrations_dir)
   change(config)
-  const file = join(dirname(source), `wrangler.generated-${port}.json`)
+  const file = join(resolve(stateDir), `${basename(dirname(resolve(source)))}.wrangler.json`)
   await writeFile(file, JSON.stringify(config, null, 2))
   return file
 }
@@ -195,11 +212,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     AGGREGATE_SNAPSHOT_SECONDS: '5',
     ...options.submissionsVars,
   }
-  const submissionsConfig = await generatedConfig(SUBMISSIONS_CONFIG, port, (c) => {
+  const submissionsConfig = await generatedConfig(SUBMISSIONS_CONFIG, stateDir, (c) => {
     c.vars = { ...c.vars, ...submissionsVars }
   })
   // The discovery files name this service's address, so it serves its own copy of them.
-  const gatewayConfig = await generatedConfig(options.gatewayConfig ?? GATEWAY_CONFIG, port, (c) => {
+  const gatewayConfig = await generatedConfig(options.gatewayConfig ?? GATEWAY_CONFIG, stateDir, (c) => {
     c.assets = { ...c.assets, directory: resolve(publicDir) }
   })
   const vars: Record<string, string> = {
