@@ -16,6 +16,8 @@ export interface RawContent {
   topics: RawFile | null
   /** The expected inventory (content/inventory.yaml). */
   inventory: RawFile | null
+  /** The named thresholds (content/thresholds.yaml). */
+  thresholds: RawFile | null
   rules: RawFile[]
   playbooks: RawFile[]
   gates: RawFile[]
@@ -27,6 +29,7 @@ export async function collect(root: string, issues: BuildIssue[]): Promise<RawCo
   return {
     topics: await readOne(root, 'topics.yaml', issues),
     inventory: await readOne(root, 'inventory.yaml', issues),
+    thresholds: await readOne(root, 'thresholds.yaml', issues),
     rules: await readFolder(root, 'rules', issues),
     playbooks: await readFolder(root, 'playbooks', issues),
     gates: await readFolder(root, 'gates', issues),

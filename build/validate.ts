@@ -11,20 +11,25 @@ import {
   Playbook,
   PricingRow,
   Rule,
+  type Threshold,
+  Thresholds,
   type Topic,
   Topics,
+  type WithThresholds,
 } from '../schema/content.js'
 import { EVIDENCE_LABELS, PHASES } from '../schema/vocabulary.js'
 import type { RawContent, RawFile } from './collect.js'
 import type { BuildIssue } from './issues.js'
 import { priceAppearsIn } from './price-in-quote.js'
+import { checkDefinitions, checkUnused, renderThresholds } from './thresholds.js'
 import { fromZod } from './zod-issues.js'
 
 export interface Content {
   topics: Topic[]
-  rules: Rule[]
-  playbooks: Playbook[]
-  gates: Gate[]
+  thresholds: Threshold[]
+  rules: WithThresholds<Rule>[]
+  playbooks: WithThresholds<Playbook>[]
+  gates: WithThresholds<Gate>[]
   pricingRows: PricingRow[]
   corrections: Correction[]
 }
@@ -92,11 +97,29 @@ export function validate(
   for (const f of [...raw.rules, ...raw.playbooks, ...raw.gates, ...raw.pricingRows])
     checkInlineLabels(f.file, f.data, '', issues)
 
+  const thresholds = raw.thresholds ? (parseOne(raw.thresholds, Thresholds, issues) ?? []) : []
+  const defined = checkDefinitions(thresholds, issues)
+  const used = new Set<string>()
+  const render = <T>(items: Parsed<T>[]) =>
+    items.map(({ file, value }) => {
+      const r = renderThresholds(file, value, defined, issues)
+      for (const name of r.used) used.add(name)
+      return r.value
+    })
+  const rendered = { rules: render(rules), playbooks: render(playbooks), gates: render(gates) }
+  // Only meaningful when every item parsed: a broken file could be the one that uses a threshold.
+  if (
+    raw.thresholds &&
+    rendered.rules.length === raw.rules.length &&
+    rendered.playbooks.length === raw.playbooks.length &&
+    rendered.gates.length === raw.gates.length
+  )
+    checkUnused(thresholds, used, issues)
+
   return {
     topics,
-    rules: rules.map((r) => r.value),
-    playbooks: playbooks.map((p) => p.value),
-    gates: gates.map((g) => g.value),
+    thresholds,
+    ...rendered,
     pricingRows: pricingRows.map((r) => r.value),
     corrections,
   }

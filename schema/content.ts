@@ -140,6 +140,34 @@ export const Correction = z.strictObject({
 export type Correction = z.infer<typeof Correction>
 export const Corrections = z.array(Correction)
 
+/**
+ * A named threshold (content/thresholds.yaml): every number an agent is told to enforce is defined
+ * here once and written in rules, playbooks and gates as `{{name}}`; the build renders it.
+ */
+export const Threshold = z.strictObject({
+  name: Id,
+  value: z.number(),
+  /** Written after the value: `%` and `×` join it directly ("5%"), any other unit after a space. */
+  unit: Text,
+  label: EvidenceLabel,
+  /** Why this value, and why it differs from a neighbouring threshold where one exists. */
+  why: Text,
+  /** Where the value comes from, when a published reference backs it. */
+  source_url: HttpsUrl.nullable().default(null),
+})
+export type Threshold = z.infer<typeof Threshold>
+export const Thresholds = z.array(Threshold).min(1)
+
+/** How a threshold travels with each paid item: enough to enforce it without the text. */
+export interface ThresholdUse {
+  name: string
+  value: number
+  unit: string
+}
+
+/** A rule, playbook or gate after the build rendered its thresholds. */
+export type WithThresholds<T> = T & { thresholds: ThresholdUse[] }
+
 /** The expected inventory (content/inventory.yaml): what the build checks the content against. */
 export const Inventory = z.strictObject({
   foundational: z.number().int().nonnegative(),

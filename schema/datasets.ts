@@ -1,7 +1,7 @@
 /**
  * Shapes of the compiled datasets: what the build writes into bundles and the gateway serves.
  */
-import type { Correction, Gate, Playbook, PricingRow, Rule } from './content.js'
+import type { Correction, Gate, Playbook, PricingRow, Rule, WithThresholds } from './content.js'
 import type { IndexCategory } from './vocabulary.js'
 
 export interface PhaseRef {
@@ -38,9 +38,12 @@ export interface Inventory {
   checklistItems: number
 }
 
-export type PublishedRule = Omit<Rule, 'phase'> & { phase: string; phase_slug: string }
-export type PublishedPlaybook = Omit<Playbook, 'phase'> & { phase: string; phase_slug: string }
-export type PublishedGate = Omit<Gate, 'phase'> & { phase: string; phase_slug: string }
+export type PublishedRule = Omit<WithThresholds<Rule>, 'phase'> & { phase: string; phase_slug: string }
+export type PublishedPlaybook = Omit<WithThresholds<Playbook>, 'phase'> & {
+  phase: string
+  phase_slug: string
+}
+export type PublishedGate = Omit<WithThresholds<Gate>, 'phase'> & { phase: string; phase_slug: string }
 
 export interface RulesBundle {
   rules: PublishedRule[]

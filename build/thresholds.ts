@@ -1,0 +1,94 @@
+/**
+ * Thresholds: every `{{name}}` in a rule, playbook or gate is replaced by the value and unit defined
+ * once in content/thresholds.yaml, and the item records which thresholds it uses. A name that is
+ * not defined, or a definition nothing uses, is a build issue.
+ */
+import type { Threshold, ThresholdUse } from '../schema/content.js'
+import type { BuildIssue } from './issues.js'
+
+export const THRESHOLDS_FILE = 'thresholds.yaml'
+
+const REFERENCE = /\{\{\s*([^{}\s]+)\s*\}\}/g
+
+/** "5%", "1.1×", "3 retries". */
+export function formatThreshold(t: Pick<Threshold, 'value' | 'unit'>): string {
+  return t.unit === '%' || t.unit === '×' ? `${t.value}${t.unit}` : `${t.value} ${t.unit}`
+}
+
+export interface Rendered<T> {
+  value: T & { thresholds: ThresholdUse[] }
+  used: Set<string>
+}
+
+/** Renders every string inside `item`; unknown names are reported against `file` and the field path. */
+export function renderThresholds<T>(
+  file: string,
+  item: T,
+  defined: ReadonlyMap<string, Threshold>,
+  issues: BuildIssue[],
+): Rendered<T> {
+  const used = new Set<string>()
+  const walk = (data: unknown, path: string): unknown => {
+    if (typeof data === 'string')
+      return data.replace(REFERENCE, (whole, name: string) => {
+        const t = defined.get(name)
+        if (!t) {
+          issues.push({
+            file,
+            field: path || '-',
+            problem: `unknown threshold "${name}"`,
+            allowed: `a name defined in ${THRESHOLDS_FILE}`,
+          })
+          return whole
+        }
+        used.add(name)
+        return formatThreshold(t)
+      })
+    if (Array.isArray(data)) return data.map((v, i) => walk(v, path ? `${path}.${i}` : String(i)))
+    if (data && typeof data === 'object')
+      return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, walk(v, path ? `${path}.${k}` : k)]))
+    return data
+  }
+  const rendered = walk(item, '') as T
+  const thresholds = [...used].sort().map((name) => {
+    const t = defined.get(name) as Threshold
+    return { name, value: t.value, unit: t.unit }
+  })
+  return { value: { ...rendered, thresholds }, used }
+}
+
+/** Every threshold name is defined once. */
+export function checkDefinitions(
+  thresholds: readonly Threshold[],
+  issues: BuildIssue[],
+): Map<string, Threshold> {
+  const defined = new Map<string, Threshold>()
+  thresholds.forEach((t, i) => {
+    if (defined.has(t.name))
+      issues.push({
+        file: THRESHOLDS_FILE,
+        field: `${i}.name`,
+        problem: `threshold "${t.name}" is defined twice`,
+        allowed: 'one definition per name; two situations that need different values are two names',
+      })
+    else defined.set(t.name, t)
+  })
+  return defined
+}
+
+/** Every defined threshold is used at least once. */
+export function checkUnused(
+  thresholds: readonly Threshold[],
+  used: ReadonlySet<string>,
+  issues: BuildIssue[],
+) {
+  thresholds.forEach((t, i) => {
+    if (!used.has(t.name))
+      issues.push({
+        file: THRESHOLDS_FILE,
+        field: `${i}.name`,
+        problem: `threshold "${t.name}" is not used by any rule, playbook or gate`,
+        allowed: `reference it as {{${t.name}}} or remove it`,
+      })
+  })
+}

@@ -1,0 +1,116 @@
+/**
+ * Thresholds as data: every number an agent enforces is defined once in content/thresholds.yaml,
+ * rendered into the text by the build, and carried on each paid item as {name, value, unit}.
+ */
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { parse, stringify } from 'yaml'
+import { build } from '../../build/index.js'
+import { BuildFailed } from '../../build/issues.js'
+import { formatThreshold } from '../../build/thresholds.js'
+import { LOCAL_URLS } from '../../schema/config.js'
+import type { Threshold, ThresholdUse } from '../../schema/content.js'
+import type { BundleManifest, ChecklistBundle, PlaybooksBundle, RulesBundle } from '../../schema/datasets.js'
+
+const temps: string[] = []
+async function temp() {
+  const dir = await mkdtemp(join(tmpdir(), 'rpi-thresholds-'))
+  temps.push(dir)
+  return dir
+}
+afterAll(() => Promise.all(temps.map((d) => rm(d, { recursive: true, force: true }))))
+
+async function copyOfContent() {
+  const dir = await temp()
+  await cp('content', dir, { recursive: true })
+  return dir
+}
+
+async function buildFails(contentDir: string): Promise<string> {
+  const error = await build({ contentDir, outDir: await temp(), urls: LOCAL_URLS }).catch((e: unknown) => e)
+  expect(error).toBeInstanceOf(BuildFailed)
+  return (error as BuildFailed).message
+}
+
+const definitions = async (dir = 'content') =>
+  parse(await readFile(join(dir, 'thresholds.yaml'), 'utf8')) as Threshold[]
+
+/** The published bundles (free preview and the paid ones), read the way the gateway serves them. */
+async function bundles() {
+  const { files } = await build({ contentDir: 'content', outDir: await temp(), urls: LOCAL_URLS })
+  const manifest = JSON.parse(files.get('private/manifest.json') as string) as BundleManifest
+  const read = <T>(name: 'preview' | 'lessons' | 'playbooks' | 'checklist') =>
+    JSON.parse(files.get(manifest.bundles[name].file) as string) as T
+  return {
+    free: read<RulesBundle>('preview').rules,
+    rules: read<RulesBundle>('lessons').rules,
+    playbooks: read<PlaybooksBundle>('playbooks').playbooks,
+    gates: read<ChecklistBundle>('checklist').checklist,
+  }
+}
+
+describe('thresholds', () => {
+  it('behavior: every paid item carries its thresholds, and its text shows each one as value and unit', async () => {
+    const published = await bundles()
+    const defined = new Map((await definitions()).map((t) => [t.name, t]))
+    const items = [...published.free, ...published.rules, ...published.playbooks, ...published.gates]
+    expect(items.length).toBeGreaterThan(0)
+    let uses = 0
+    for (const item of items) {
+      expect(Array.isArray(item.thresholds), item.id).toBe(true)
+      const text = JSON.stringify({ ...item, thresholds: undefined })
+      expect(text, item.id).not.toMatch(/\{\{/)
+      for (const use of item.thresholds) {
+        const t = defined.get(use.name)
+        expect(t, `${item.id} uses ${use.name}`).toBeDefined()
+        expect(use).toEqual({ name: t?.name, value: t?.value, unit: t?.unit })
+        expect(text, `${item.id} shows ${use.name}`).toContain(formatThreshold(use))
+        uses++
+      }
+    }
+    expect(uses).toBeGreaterThanOrEqual(defined.size)
+  })
+
+  it('behavior: no threshold name has two values anywhere in the published payloads', async () => {
+    const published = await bundles()
+    const seen = new Map<string, ThresholdUse>()
+    for (const item of [...published.free, ...published.rules, ...published.playbooks, ...published.gates])
+      for (const use of item.thresholds) {
+        const first = seen.get(use.name) ?? use
+        expect(use, `${item.id}: ${use.name}`).toEqual(first)
+        seen.set(use.name, first)
+      }
+    expect([...seen.keys()].sort()).toEqual((await definitions()).map((t) => t.name).sort())
+  })
+
+  it('error: a reference to an unknown threshold fails the build, naming the file, field and name', async () => {
+    const dir = await copyOfContent()
+    const file = join(dir, 'rules', 'back-off-with-jitter-and-a-retry-budget.yaml')
+    const rule = parse(await readFile(file, 'utf8'))
+    rule.constraint.check = `${rule.constraint.check} At most {{no-such-threshold}}.`
+    await writeFile(file, stringify(rule))
+    const report = await buildFails(dir)
+    const section = report.slice(report.indexOf('rules/back-off-with-jitter-and-a-retry-budget.yaml'))
+    expect(section).toMatch(/constraint\.check: unknown threshold "no-such-threshold"/)
+  })
+
+  it('error: a threshold nothing uses fails the build, naming it', async () => {
+    const dir = await copyOfContent()
+    const all = await definitions(dir)
+    const spare = { ...(all[0] as Threshold), name: 'spare-threshold' }
+    await writeFile(join(dir, 'thresholds.yaml'), stringify([...all, spare]))
+    const report = await buildFails(dir)
+    expect(report).toMatch(/thresholds\.yaml\n.*: threshold "spare-threshold" is not used/)
+  })
+
+  it('error: one name defined twice fails the build, so a concept cannot hold two values', async () => {
+    const dir = await copyOfContent()
+    const all = await definitions(dir)
+    const first = all[0] as Threshold
+    await writeFile(join(dir, 'thresholds.yaml'), stringify([...all, { ...first, value: first.value + 1 }]))
+    const report = await buildFails(dir)
+    expect(report).toContain(`threshold "${first.name}" is defined twice`)
+  })
+})
