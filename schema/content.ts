@@ -28,6 +28,10 @@ export const Incident = z.strictObject({
   what_happened: Claim,
   cost: Claim,
   postmortem_url: HttpsUrl,
+  /** The day we last read the postmortem (or its stored copy); required once every rule is re-read. */
+  read_on: IsoDate.optional(),
+  /** An archived copy of the postmortem, only one we have seen; absent when none is known. */
+  archive_url: HttpsUrl.optional(),
   /** Further public sources (archive copies, regulator filings). */
   other_sources: z.array(HttpsUrl).default([]),
 })

@@ -10,7 +10,7 @@ import { parse, stringify } from 'yaml'
 import { build } from '../../build/index.js'
 import { BuildFailed } from '../../build/issues.js'
 import { LOCAL_URLS } from '../../schema/config.js'
-import type { BundleManifest, RulesBundle } from '../../schema/datasets.js'
+import type { BundleManifest, PlaybooksBundle, RulesBundle } from '../../schema/datasets.js'
 import { PHASES } from '../../schema/vocabulary.js'
 
 const temps: string[] = []
@@ -110,10 +110,17 @@ describe('build', () => {
       checklistItems: expected.gates,
     })
     expect(agents.inventory.phases).toEqual(PHASES.map((p) => p.name))
-    // SPEC.md's example topics each select one or more paid rules (what /v1/fde-lessons?topic= sells).
+    // SPEC.md's example topics each select at least three paid rules (what /v1/fde-lessons?topic= sells),
+    // and a deploy search finds the playbook for a deploy gone bad.
     const lessons = JSON.parse(files.get(manifestOf(files).bundles.lessons.file) as string) as RulesBundle
     for (const topic of ['retry', 'deploy', 'cache', 'verify', 'metadata', 'config', 'dns', 'preflight'])
-      expect(lessons.rules.filter((r) => r.tags.includes(topic)).length, topic).toBeGreaterThan(0)
+      expect(lessons.rules.filter((r) => r.tags.includes(topic)).length, topic).toBeGreaterThanOrEqual(3)
+    const playbooks = JSON.parse(
+      files.get(manifestOf(files).bundles.playbooks.file) as string,
+    ) as PlaybooksBundle
+    expect(playbooks.playbooks.filter((p) => p.tags.includes('deploy')).map((p) => p.id)).toContain(
+      'production-change-went-bad',
+    )
   })
 
   it('error: broken content fails once with a report grouped by file', async () => {
