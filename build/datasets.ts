@@ -2,11 +2,13 @@
  * Compile: turn validated content into the datasets the service publishes, one per bundle.
  * Every count, phase and topic here is derived from the content itself.
  */
+
 import type { Gate, Playbook, Rule } from '../schema/content.js'
 import type { BundleData, CatalogueEntry, Inventory } from '../schema/datasets.js'
 import { SERVICE_VERSION } from '../schema/routes.js'
 import { PHASES } from '../schema/vocabulary.js'
 import { comparables } from './comparables.js'
+import { pricingCounts } from './pricing-footing.js'
 import type { Content } from './validate.js'
 
 const phaseOrder = (slug: string) => PHASES.findIndex((p) => p.slug === slug)
@@ -80,6 +82,7 @@ export function compileDatasets(content: Content): BundleData {
         (a, b) => a.category.localeCompare(b.category) || a.id.localeCompare(b.id),
       ),
       comparables: comparables(content.pricingRows),
+      counts: pricingCounts(content.pricingRows),
       latest_correction: corrections.at(-1)?.date ?? null,
     },
     changes: { corrections },

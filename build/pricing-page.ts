@@ -6,7 +6,7 @@
 import { CONTACT } from '../schema/config.js'
 import type { PricingRow } from '../schema/content.js'
 import type { ChangesBundle, Comparable, PricingBundle } from '../schema/datasets.js'
-import { DATASET_NAME, METHOD_STATEMENT, PRIVACY_STATEMENT, RIGHT_OF_REPLY } from '../schema/pricing-index.js'
+import { DATASET_NAME, methodStatement, PRIVACY_STATEMENT, RIGHT_OF_REPLY } from '../schema/pricing-index.js'
 import { PRICE, routeByName } from '../schema/routes.js'
 import { DISCLOSURE_THRESHOLD, Submission } from '../schema/submission.js'
 import {
@@ -28,8 +28,7 @@ const path = (name: string) => routeByName(name).path
 
 export function pricingPage(pricing: PricingBundle, changes: ChangesBundle): string {
   const rows = pricing.rows
-  const priced = rows.filter(hasPrice).length
-  const gated = rows.filter((r) => r.sales_gated).length
+  const { publish_a_price: priced, sales_gated: gated, no_published_price: unpriced } = pricing.counts
   const categories = INDEX_CATEGORIES.map((category) => ({
     category,
     rows: rows.filter((r) => r.category === category),
@@ -53,8 +52,8 @@ export function pricingPage(pricing: PricingBundle, changes: ChangesBundle): str
 <ul class="facts">
 <li><strong>${rows.length}</strong> products in <strong>${categories.filter((c) => c.rows.length).length}</strong> categories</li>
 <li><strong>${priced}</strong> publish a price</li>
-<li><strong>${gated}</strong> send some or all buyers to a sales call</li>
-<li><strong>${rows.length - priced}</strong> publish no price</li>
+<li><strong>${gated}</strong> send at least one tier to a sales call</li>
+<li><strong>${unpriced}</strong> publish no price</li>
 <li>Latest correction: <strong>${latest ? `<time datetime="${escapeHtml(latest)}">${escapeHtml(latest)}</time>` : 'none yet'}</strong></li>
 </ul>
 <p>The same rows, with derived comparables, are sold to agents as JSON at <code>GET ${escapeHtml(path('pricing'))}</code> (${escapeHtml(PRICE.display)} per query, paid per call over HTTP 402, no account); dated corrections alone at <code>GET ${escapeHtml(path('changes'))}</code>. The free descriptor is at <a href="${escapeHtml(path('index'))}">${escapeHtml(path('index'))}</a>.</p>
@@ -70,7 +69,7 @@ ${categories.map((c) => `<li><a href="#${c.category}">${escapeHtml(CATEGORY_TITL
 <main>
 <section id="method" aria-labelledby="method-h">
 <h2 id="method-h">How rows are made</h2>
-<p class="statement">${escapeHtml(METHOD_STATEMENT)}</p>
+<p class="statement">${escapeHtml(methodStatement(pricing.counts))}</p>
 <p>Charts draw each product's published price as a bar. Prices in different units (per month, per resolution, per million tokens…) are never put on one scale: each unit has its own group and its own zero-based scale, so a bar compares only with bars in the same group. A product with no published price is drawn as a dashed box saying <span class="marker">not published</span> or <span class="marker">sales call</span>, never as a zero.</p>
 </section>
 ${categories.map((c) => categorySection(c.category, c.rows, c.comparable)).join('\n')}
@@ -130,10 +129,6 @@ ${comparable ? comparablesList(comparable) : ''}
 <h3>Rows</h3>
 ${rowsTable(`${title}: ${rows.length} ${rows.length === 1 ? 'row' : 'rows'}`, rows)}
 </section>`
-}
-
-function hasPrice(r: PricingRow): boolean {
-  return r.entry_usd_month !== null || r.unit_price_usd !== null
 }
 
 function optionalFields(): string {

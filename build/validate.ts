@@ -2,6 +2,7 @@
  * Validate: check every collected file against its schema, then the rules that span files
  * (counts, unique ids and titles, known tags and references, prices inside their quotes).
  */
+
 import type { z } from 'zod'
 import {
   type Correction,
@@ -21,6 +22,7 @@ import { EVIDENCE_LABELS, PHASES } from '../schema/vocabulary.js'
 import type { RawContent, RawFile } from './collect.js'
 import type { BuildIssue } from './issues.js'
 import { priceAppearsIn } from './price-in-quote.js'
+import { footingBreaks } from './pricing-footing.js'
 import { checkDefinitions, checkUnused, renderThresholds } from './thresholds.js'
 import { fromZod } from './zod-issues.js'
 
@@ -234,6 +236,7 @@ function checkPrices(rows: Parsed<PricingRow>[], issues: BuildIssue[]) {
           allowed: 'a price written verbatim in `quote`, or null with null_reason',
         })
     }
+    for (const b of footingBreaks(value)) issues.push({ file, ...b })
   }
 }
 

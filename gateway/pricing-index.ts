@@ -5,7 +5,7 @@
 import { data } from '../dist/private/bundles.js'
 import {
   DATASET_NAME,
-  METHOD_STATEMENT,
+  methodStatement,
   PRIVACY_STATEMENT,
   type PricingIndexDescriptor,
   RIGHT_OF_REPLY,
@@ -39,7 +39,7 @@ export async function pricingIndex(env: Env): Promise<PricingIndexDescriptor> {
     dataset: DATASET_NAME,
     human_readable: env.SITE_URL,
     full_dataset: `${env.BASE_URL}${pricing.path}`,
-    method: METHOD_STATEMENT,
+    method: methodStatement(data.pricing.counts),
     contribute: {
       endpoint: `${env.BASE_URL}${routeByName('submit').path}`,
       content_type: 'application/json',
@@ -58,5 +58,10 @@ export async function pricingIndex(env: Env): Promise<PricingIndexDescriptor> {
     contributions: await contributions(env),
     latest_correction: data.pricing.latest_correction,
     rows: data.pricing.rows.length,
+    counts: {
+      publish_a_price: data.pricing.counts.publish_a_price,
+      sales_gated: data.pricing.counts.sales_gated,
+      no_published_price: data.pricing.counts.no_published_price,
+    },
   }
 }

@@ -98,8 +98,10 @@ export const PricingRow = z
     usage_unit: Text.nullable(),
     /** Required when both prices are null. */
     null_reason: NullReason.nullable(),
-    /** The vendor routes some or all buyers to a sales call for a price. */
+    /** The vendor's own page sends at least one tier to a sales call for its price (FORMAT.md). */
     sales_gated: z.boolean(),
+    /** The tier the vendor sends to sales (e.g. "Enterprise"); required exactly when sales_gated. */
+    gated_tier: Text.nullable().default(null),
     quote: Text,
     source_url: HttpsUrl,
     read_on: IsoDate,
@@ -107,6 +109,8 @@ export const PricingRow = z
     read_from: z.enum(['vendor-page', 'stored-copy-of-vendor-page']),
     /** Only when the page text itself states a date ("Effective December 5th, 2025"). */
     page_states_date: Text.nullable().default(null),
+    /** What told us the page read is the vendor's newest version (a stated date, a "Legacy" mark, ...). */
+    newest_because: Text,
     note: Text.nullable().default(null),
   })
   .superRefine((row, ctx) => {
@@ -122,6 +126,18 @@ export const PricingRow = z
         code: 'custom',
         path: ['null_reason'],
         message: 'a price is published, so null_reason must be null',
+      })
+    if (row.sales_gated !== (row.gated_tier !== null))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['gated_tier'],
+        message: 'name the tier sent to sales exactly when sales_gated is true',
+      })
+    if (row.null_reason === 'sales-gated' && !row.sales_gated)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sales_gated'],
+        message: 'null_reason sales-gated needs sales_gated: true',
       })
     if (row.unit_price_usd !== null && row.usage_unit === null)
       ctx.addIssue({

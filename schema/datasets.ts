@@ -77,6 +77,13 @@ export interface PriceSpread {
 export interface PricingBundle {
   rows: PricingRow[]
   comparables: Comparable[]
+  /** Derived from the rows: publish a price, sales-gated, no published price (FORMAT.md). */
+  counts: {
+    rows: number
+    publish_a_price: number
+    sales_gated: number
+    no_published_price: number
+  }
   latest_correction: string | null
 }
 

@@ -24,6 +24,12 @@ export const PricingIndexDescriptor = z.strictObject({
   /** Date of the latest correction, so an agent can skip a /changes call that would return nothing. */
   latest_correction: z.string().nullable(),
   rows: z.number().int(),
+  /** Derived from the rows (FORMAT.md, "Sales gating"): the three counts a buyer asks first. */
+  counts: z.strictObject({
+    publish_a_price: z.number().int(),
+    sales_gated: z.number().int(),
+    no_published_price: z.number().int(),
+  }),
 })
 export type PricingIndexDescriptor = z.infer<typeof PricingIndexDescriptor>
 
@@ -31,10 +37,27 @@ export type PricingIndexDescriptor = z.infer<typeof PricingIndexDescriptor>
 export const METHOD_STATEMENT =
   "Each row is read off the vendor's own pricing, help-centre or documentation page, and carries a verbatim evidence quote, the URL read and the date we read it (and the page's own date where it states one). A price the vendor does not publish is null, with the reason (not published, or gated behind a sales call): the absence is itself the finding. No price is estimated, and none is carried over from an earlier read. The build refuses a price that does not appear in its quote. Rows are re-read against the vendor's page monthly; every change is published as a dated correction."
 
+/** The coverage SPEC.md sets out: products across the seven categories, at least this many per category. */
+export const COVERAGE_GOAL = { products: 47, per_category: 4 } as const
+
+/** The method text with the index's honest coverage, derived from the rows it describes. */
+export function methodStatement(counts: {
+  rows: number
+  publish_a_price: number
+  sales_gated: number
+  no_published_price: number
+}): string {
+  const coverage =
+    counts.rows >= COVERAGE_GOAL.products
+      ? `The index holds ${counts.rows} products.`
+      : `The index holds ${counts.rows} products, fewer than the ${COVERAGE_GOAL.products} it sets out to cover: the vendor pages we could read (stored copies) give no honest price or sales gate for the rest, and no row is added to reach a number.`
+  return `${METHOD_STATEMENT} ${coverage} ${counts.publish_a_price} publish a price, ${counts.sales_gated} send at least one tier to a sales call, ${counts.no_published_price} publish no price.`
+}
+
 export const PRIVACY_STATEMENT =
   'A submission is stored only to compute category medians. No individual submission, product name, note or email address is ever returned by any endpoint, error or log; only per-category counts and medians are published, and medians only at 5 or more submissions. The email, if given, is kept solely so we can ask about an unusual value.'
 
 export const RIGHT_OF_REPLY =
-  'Vendors and readers may ask for a correction by writing to the contact in /agents.json with the row id, the vendor page and what is wrong. Corrections are published with the date made and what changed (field, from, to, why) at /v1/pricing/changes; the latest correction date is in latest_correction here.'
+  'If a row is wrong or out of date, vendors and readers can write to the corrections contact with the product, the vendor page and what is wrong. Every correction is published with the date it was made and what changed (the field, the old and new value, and why), in the corrections log.'
 
 export const DATASET_NAME = 'AI product pricing index'

@@ -32,6 +32,7 @@ function row(id: string, path: string, quote: string, product = 'Sample Agent'):
     usage_unit: 'resolution',
     null_reason: null,
     sales_gated: false,
+    newest_because: 'The only version of the sample page.',
     quote,
     source_url: `https://vendor.example${path}`,
     read_on: '2026-11-22',

@@ -1,0 +1,115 @@
+/**
+ * One footing per unit (FORMAT.md): the build refuses each kind of break, on a copy of the real
+ * content with one row rewritten; and the three counts are derived from the rows everywhere.
+ */
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { parse, stringify } from 'yaml'
+import { build } from '../../build/index.js'
+import { LOCAL_URLS } from '../../schema/config.js'
+import type { BundleManifest, PricingBundle } from '../../schema/datasets.js'
+
+const temps: string[] = []
+async function temp() {
+  const dir = await mkdtemp(join(tmpdir(), 'rpi-footing-'))
+  temps.push(dir)
+  return dir
+}
+afterAll(() => Promise.all(temps.map((d) => rm(d, { recursive: true, force: true }))))
+
+type Row = Record<string, unknown>
+
+/** Build a copy of the content with the first row `pick` accepts rewritten by `edit`; the error text. */
+async function buildWithRow(pick: (row: Row) => boolean, edit: (row: Row) => void) {
+  const dir = await temp()
+  await cp('content', dir, { recursive: true })
+  for (const file of await readdir(join(dir, 'pricing/rows'))) {
+    const path = join(dir, 'pricing/rows', file)
+    const row = parse(await readFile(path, 'utf8')) as Row
+    if (!pick(row)) continue
+    edit(row)
+    await writeFile(path, stringify(row))
+    const error = await build({ contentDir: dir, outDir: await temp(), urls: LOCAL_URLS }).then(
+      () => null,
+      (e: Error) => e,
+    )
+    return { file, message: error?.message ?? '' }
+  }
+  throw new Error('no row fits this case')
+}
+
+const isUnitPriced = (r: Row) => r.unit_price_usd !== null && r.pricing_model !== 'per-seat'
+
+describe('pricing footing', () => {
+  it('error: a price picked from a range in the quote is refused', async () => {
+    const { file, message } = await buildWithRow(isUnitPriced, (r) => {
+      r.quote = 'Rates typically fall between $0.15–0.24 per minute.'
+      r.unit_price_usd = 0.15
+    })
+    expect(message).toContain(`pricing/rows/${file}`)
+    expect(message).toMatch(/unit_price_usd: price 0.15 is one end of a range/)
+  })
+
+  it('error: a plan price in the unit field is refused', async () => {
+    const { file, message } = await buildWithRow(isUnitPriced, (r) => {
+      r.usage_unit = 'Growth plan'
+    })
+    expect(message).toContain(`pricing/rows/${file}`)
+    expect(message).toMatch(/usage_unit: "Growth plan" is a plan or a period/)
+  })
+
+  it('error: a per-seat price outside the per-seat field is refused', async () => {
+    const { file, message } = await buildWithRow(
+      (r) => r.pricing_model === 'per-seat' && r.entry_usd_month !== null,
+      (r) => {
+        r.unit_price_usd = r.entry_usd_month
+        r.usage_unit = 'user'
+        r.entry_usd_month = null
+      },
+    )
+    expect(message).toContain(`pricing/rows/${file}`)
+    expect(message).toMatch(/unit_price_usd: a per-seat price is in unit_price_usd/)
+  })
+
+  it('error: a model-API row in another unit than the one rule is refused', async () => {
+    const { file, message } = await buildWithRow(
+      (r) => r.category === 'model-api' && r.pricing_model === 'per-token',
+      (r) => {
+        r.usage_unit = '1M output tokens'
+      },
+    )
+    expect(message).toContain(`pricing/rows/${file}`)
+    expect(message).toMatch(/usage_unit: a per-token model-API row publishes "1M output tokens"/)
+  })
+
+  it('error: a sales-gated row must name its gated tier', async () => {
+    const { file, message } = await buildWithRow(
+      (r) => r.sales_gated === true,
+      (r) => {
+        r.gated_tier = null
+      },
+    )
+    expect(message).toContain(`pricing/rows/${file}`)
+    expect(message).toMatch(/gated_tier/)
+  })
+
+  it('behavior: the three counts are derived from the rows and add up', async () => {
+    const result = await build({ contentDir: 'content', outDir: await temp(), urls: LOCAL_URLS })
+    const manifest = JSON.parse(result.files.get('private/manifest.json') as string) as BundleManifest
+    const pricing = JSON.parse(result.files.get(manifest.bundles.pricing.file) as string) as PricingBundle
+    const priced = pricing.rows.filter((r) => r.entry_usd_month !== null || r.unit_price_usd !== null)
+    expect(pricing.counts).toEqual({
+      rows: pricing.rows.length,
+      publish_a_price: priced.length,
+      sales_gated: pricing.rows.filter((r) => r.sales_gated).length,
+      no_published_price: pricing.rows.length - priced.length,
+    })
+    // Every row records why its page is the newest version, and every gated row names its tier.
+    for (const r of pricing.rows) {
+      expect(r.newest_because.length, r.id).toBeGreaterThan(0)
+      expect(r.sales_gated, r.id).toBe(r.gated_tier !== null)
+    }
+  })
+})
