@@ -13,7 +13,7 @@ import { Agent, fetch as undiciFetch } from 'undici'
 /** Far above anything the service accepts (a submission is 16 KiB); the Workers refuse what is larger. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024
 /** Enough to keep both cores busy; far fewer than the 100 concurrent requests of the load tests. */
-const MAX_REQUESTS_IN_WRANGLER = 16
+const MAX_REQUESTS_IN_WRANGLER = 8
 /** How long a request waits for wrangler to listen again after a restart. */
 const RESTART_WAIT_MS = 90_000
 /** Headers of one connection, not of the request (the body is re-sent whole, with its own length). */
@@ -36,7 +36,7 @@ export async function startLocalFront(publicPort: number): Promise<LocalFront> {
   let upstream = ''
   // At most this many requests are inside wrangler at once; the rest wait here. With 100 slow
   // requests in flight on a busy 2-core machine, wrangler's dev proxy loses its connection to the
-  // Worker ("Network connection lost.") and wrangler exits; with 16 it held under the same load.
+  // Worker ("Network connection lost.") and wrangler exits (workers-sdk #15203, #15451, open); fewer at once make it rarer.
   const agent = new Agent({ connections: MAX_REQUESTS_IN_WRANGLER, pipelining: 1 })
   const server: Server = createServer((req, res) => {
     forward(req, res).catch(() => {
