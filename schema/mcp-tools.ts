@@ -30,18 +30,18 @@ export const MCP_TOOLS: readonly McpTool[] = [
   ),
   tool(
     'fde_lessons_full',
-    'Paid rules with incidents (0.50 USD)',
-    'Return every paid rule, or those tagged with a topic (e.g. retry, deploy, cache, verify, dns), each with the real incident behind it and a mechanically checkable constraint. Costs 0.50 USD per call, settled in band.',
+    `Paid rules with incidents (${PRICE.display})`,
+    `Return every paid rule, or those tagged with a topic (e.g. retry, deploy, cache, verify, dns), each with the real incident behind it and a mechanically checkable constraint. Costs ${PRICE.display} per call, settled in band.`,
   ),
   tool(
     'fde_playbook',
-    'Situational playbooks (0.50 USD)',
-    'Return the situational playbooks (ordered steps, each with how to tell it is done), optionally filtered by topic. Costs 0.50 USD per call, settled in band.',
+    `Situational playbooks (${PRICE.display})`,
+    `Return the situational playbooks (ordered steps, each with how to tell it is done), optionally filtered by topic. Costs ${PRICE.display} per call, settled in band.`,
   ),
   tool(
     'fde_preship_checklist',
-    'Pre-ship gates (0.50 USD)',
-    'Return the pre-ship gates to run before a deploy, each naming the failure it prevents and a concrete check; optionally only one phase (slug such as verifying, or I to VI). Costs 0.50 USD per call, settled in band.',
+    `Pre-ship gates (${PRICE.display})`,
+    `Return the pre-ship gates to run before a deploy, each naming the failure it prevents and a concrete check; optionally only one phase (slug such as verifying, or I to VI). Costs ${PRICE.display} per call, settled in band.`,
   ),
 ]
 
@@ -51,5 +51,4 @@ export const PAYMENT_CAPABILITY = { payment: { methods: { stripe: { intents: ['c
 /** What the server card says the server does: only what the tools above serve. */
 export const MCP_DESCRIPTION = `Engineering-practice rules, playbooks and pre-ship gates traced to real incidents, as MCP tools: the catalogue and the foundational rules are free, the rest cost ${PRICE.display} per call, paid in band over the HTTP 402 Payment scheme.`
 
-export const MCP_INSTRUCTIONS =
-  'Engineering-practice rules traced to real incidents. Call fde_catalogue (free) to see topics and phases, fde_lessons_preview (free) for the foundational rules, then the paid tools (0.50 USD each) with a topic or phase filter. A paid tool answers with an isError result whose _meta["org.paymentauth/payment-required"] holds the challenge; pay it and repeat the same call with params._meta["org.paymentauth/credential"]. The receipt comes back in _meta["org.paymentauth/receipt"].'
+export const MCP_INSTRUCTIONS = `Engineering-practice rules traced to real incidents. Call fde_catalogue (free) to see topics and phases, fde_lessons_preview (free) for the foundational rules, then the paid tools (${PRICE.display} each) with a topic or phase filter. A paid tool answers with an isError result whose _meta["org.paymentauth/payment-required"] holds the challenge; pay it and repeat the same call with params._meta["org.paymentauth/credential"]. The receipt comes back in _meta["org.paymentauth/receipt"].`

@@ -30,7 +30,13 @@ export interface Route {
 }
 
 /** The price of every paid call, in the smallest unit of the currency (cents). */
-export const PRICE = { amount: '50', currency: 'usd', display: '0.50 USD' } as const
+const PRICE_CENTS = 50
+/** The price as challenges carry it (`amount`, `currency`) and as every text states it (`display`). */
+export const PRICE = {
+  amount: String(PRICE_CENTS),
+  currency: 'usd',
+  display: `${(PRICE_CENTS / 100).toFixed(2)} USD`,
+} as const
 
 /** The topic filter; `example` is a topic that the route's own items carry. */
 const topic = (example: string): QueryParam => ({

@@ -4,7 +4,7 @@
  * _meta["org.paymentauth/receipt"]; a refused credential is an isError result, never a JSON-RPC error.
  */
 import type { McpTool } from '../../schema/mcp-tools.js'
-import type { Outcome } from '../../schema/routes.js'
+import { type Outcome, PRICE } from '../../schema/routes.js'
 import type { Prepared } from '../datasets/query.js'
 import type { Env } from '../env.js'
 import { type Binding, normaliseQuery } from '../payment/binding.js'
@@ -36,7 +36,7 @@ type PaidOutcome = Extract<Outcome, 'challenged' | 'refused' | 'paid'>
 async function refusedResult(config: PaymentConfig, binding: Binding, tool: McpTool, r: Refusal) {
   const text =
     r.status === 402
-      ? `Payment refused (${r.problem}): ${r.detail}. ${tool.name} costs 0.50 USD: pay the fresh challenge in _meta["${META_PAYMENT_REQUIRED}"] and call again with _meta["${META_CREDENTIAL}"].`
+      ? `Payment refused (${r.problem}): ${r.detail}. ${tool.name} costs ${PRICE.display}: pay the fresh challenge in _meta["${META_PAYMENT_REQUIRED}"] and call again with _meta["${META_CREDENTIAL}"].`
       : `Payment not settled (${r.problem}): ${r.detail}. Retry after ${r.retryAfterS ?? 5} s.`
   const meta =
     r.status === 402
@@ -69,7 +69,7 @@ export async function callPaidTool(
       config,
       binding,
       tool,
-      refusal('payment-required', `${tool.name} costs 0.50 USD per call`),
+      refusal('payment-required', `${tool.name} costs ${PRICE.display} per call`),
     )
     return {
       outcome: 'challenged',
@@ -78,7 +78,7 @@ export async function callPaidTool(
         content: [
           {
             type: 'text',
-            text: `Payment required: ${tool.name} costs 0.50 USD. Pay the challenge in _meta["${META_PAYMENT_REQUIRED}"] and call again with _meta["${META_CREDENTIAL}"].`,
+            text: `Payment required: ${tool.name} costs ${PRICE.display}. Pay the challenge in _meta["${META_PAYMENT_REQUIRED}"] and call again with _meta["${META_CREDENTIAL}"].`,
           },
         ],
         _meta: { [META_PAYMENT_REQUIRED]: required },

@@ -3,6 +3,7 @@
  * challenge (WWW-Authenticate, no-store, problem body), or let the paid response through.
  */
 
+import { PRICE } from '../../schema/routes.js'
 import type { Env } from '../env.js'
 import { sha256Hex } from '../sha256-hex.js'
 import type { Binding } from './binding.js'
@@ -53,7 +54,10 @@ export async function requirePayment(
         config,
         binding,
         description,
-        refusal('payment-required', 'this call costs 0.50 USD; pay the challenge and repeat the request'),
+        refusal(
+          'payment-required',
+          `this call costs ${PRICE.display}; pay the challenge and repeat the request`,
+        ),
       ),
     }
   let settlement: Awaited<ReturnType<typeof verifyAndSettle>>
