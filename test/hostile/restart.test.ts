@@ -23,7 +23,7 @@ beforeAll(async () => {
     submissionsVars: { SUBMIT_LIMIT_PER_MINUTE: '100000' },
   })
   BASE = service.url
-}, 180_000)
+})
 
 afterAll(async () => {
   await service?.stop()
@@ -135,5 +135,5 @@ describe('restart in the middle of traffic', () => {
       headers: { authorization: delivered[0]?.auth as string },
     })
     expect(replay.status).toBe(402)
-  }, 180_000)
+  })
 })

@@ -33,7 +33,7 @@ beforeAll(async () => {
     .join('\n')
   await inProject('sh', ['-ec', install])
   for (const name of ['pay.mjs', 'pay-mcp.mjs', 'pay.sh']) await writeFile(join(project, name), example(name))
-}, 300_000)
+})
 afterAll(() => (project ? rm(project, { recursive: true, force: true }) : undefined))
 
 const lockVersion = async (name: string) =>
