@@ -1,5 +1,5 @@
 /**
- * Usage counters, written off the request path (after the response) to the submissions Worker.
+ * Usage counters, collected per isolate and sent in batches to the submissions Worker.
  * Directional only: the client class is whatever the User-Agent says.
  */
 
@@ -20,6 +20,22 @@ export function clientClass(userAgent: string | null): string {
   return CLIENT_CLASSES.find(([pattern]) => pattern.test(userAgent))?.[1] ?? 'other'
 }
 
+/** How long hits wait in an isolate before one batch carries them to the submissions Worker. */
+export const HIT_FLUSH_MS = 5_000
+/** A batch leaves at once when it holds this many hits, so a busy isolate loses at most this many. */
+const HIT_FLUSH_COUNT = 1_000
+
+/** This isolate's unsent hits, by endpoint, outcome and client class. */
+const pending = new Map<string, { endpoint: string; outcome: Outcome; client: string; n: number }>()
+let pendingTotal = 0
+let flushScheduled = false
+
+/**
+ * Counts one hit in memory: no storage write and no subrequest per request. The first hit of a
+ * batch schedules its flush after HIT_FLUSH_MS (kept alive by waitUntil, so hits arrive also when
+ * traffic stops); a full batch leaves at once. An isolate evicted before its flush loses the hits
+ * of at most one interval (or HIT_FLUSH_COUNT), the bound README.md and the stats note state.
+ */
 export function countHit(
   ctx: ExecutionContext,
   env: Env,
@@ -27,11 +43,29 @@ export function countHit(
   endpoint: string,
   outcome: Outcome,
 ): void {
-  const body = JSON.stringify({ endpoint, outcome, client: clientClass(req.headers.get('user-agent')) })
-  ctx.waitUntil(
-    env.SUBMISSIONS.fetch('https://submissions/internal/hits', { method: 'POST', body }).then(
-      (r) => r.body?.cancel(),
-      () => undefined, // counters are best effort; a lost hit is acceptable, a failed request is not
-    ),
+  const client = clientClass(req.headers.get('user-agent'))
+  const key = `${endpoint}\n${outcome}\n${client}`
+  const entry = pending.get(key)
+  if (entry) entry.n++
+  else pending.set(key, { endpoint, outcome, client, n: 1 })
+  pendingTotal++
+  if (pendingTotal >= HIT_FLUSH_COUNT) ctx.waitUntil(flush(env))
+  else if (!flushScheduled) {
+    flushScheduled = true
+    ctx.waitUntil(new Promise((r) => setTimeout(r, HIT_FLUSH_MS)).then(() => flush(env)))
+  }
+}
+
+async function flush(env: Env): Promise<void> {
+  flushScheduled = false
+  if (!pending.size) return
+  const hits = [...pending.values()]
+  pending.clear()
+  pendingTotal = 0
+  const body = JSON.stringify({ hits })
+  // Counters are best effort: a lost batch is acceptable, a failed request is not.
+  await env.SUBMISSIONS.fetch('https://submissions/internal/hits', { method: 'POST', body }).then(
+    (r) => r.body?.cancel(),
+    () => undefined,
   )
 }

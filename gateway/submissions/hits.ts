@@ -1,7 +1,8 @@
 /**
- * POST /internal/hits: one usage counter hit from the gateway, sent after its response (waitUntil).
- * An upsert with `n = n + 1`, so concurrent hits all count. Answers 204; a malformed hit is a 400
- * (a gateway bug, not a client's), never a 500.
+ * POST /internal/hits: a batch of usage counter hits from the gateway, which collects them per
+ * isolate and sends them every few seconds (gateway/stats.ts), never one write per request. One
+ * D1 batch of upserts with `n = n + ?`, so concurrent batches all count. Answers 204; a malformed
+ * batch is a 400 (a gateway bug, not a client's), never a 500.
  */
 import { z } from 'zod'
 import { OUTCOMES } from '../../schema/routes.js'
@@ -10,33 +11,44 @@ import { today } from './aggregate.js'
 import type { Env } from './env.js'
 import { readBody } from './read-body.js'
 
-export const Hit = z.strictObject({
-  endpoint: z.string().regex(/^[\w.:/-]{1,64}$/),
-  outcome: z.enum(OUTCOMES),
-  client: z.string().regex(/^[\w.-]{1,32}$/),
+/** Distinct (endpoint, outcome, client) keys in one batch: far more than the gateway has. */
+export const MAX_HITS_PER_BATCH = 512
+
+export const HitBatch = z.strictObject({
+  hits: z
+    .array(
+      z.strictObject({
+        endpoint: z.string().regex(/^[\w.:/-]{1,64}$/),
+        outcome: z.enum(OUTCOMES),
+        client: z.string().regex(/^[\w.-]{1,32}$/),
+        n: z.int().min(1).max(1_000_000),
+      }),
+    )
+    .min(1)
+    .max(MAX_HITS_PER_BATCH),
 })
 
-const MAX_HIT_BYTES = 1024
+const MAX_BATCH_BYTES = 128 * MAX_HITS_PER_BATCH
 
-export const COUNT_HIT_SQL = `INSERT INTO hits (endpoint, outcome, client, n, first_on) VALUES (?1, ?2, ?3, 1, ?4)
-  ON CONFLICT (endpoint, outcome, client) DO UPDATE SET n = n + 1`
+export const COUNT_HITS_SQL = `INSERT INTO hits (endpoint, outcome, client, n, first_on) VALUES (?1, ?2, ?3, ?4, ?5)
+  ON CONFLICT (endpoint, outcome, client) DO UPDATE SET n = n + excluded.n`
 
-export async function recordHit(request: Request, env: Env): Promise<Response> {
-  const body = await readBody(request, MAX_HIT_BYTES)
-  if (!body.ok) return problemResponse(badRequest(`a hit is at most ${MAX_HIT_BYTES} bytes`))
+export async function recordHits(request: Request, env: Env): Promise<Response> {
+  const body = await readBody(request, MAX_BATCH_BYTES)
+  if (!body.ok) return problemResponse(badRequest(`a batch of hits is at most ${MAX_BATCH_BYTES} bytes`))
   let json: unknown
   try {
     json = JSON.parse(new TextDecoder().decode(body.bytes))
   } catch {
     return problemResponse(badRequest('the body is not valid JSON'))
   }
-  const hit = Hit.safeParse(json)
-  if (!hit.success) {
-    const fields = [...new Set(hit.error.issues.map((i) => i.path.join('.') || '(body)'))]
-    return problemResponse(badRequest(`invalid hit: ${fields.join(', ')}`, { allowed_outcomes: OUTCOMES }))
+  const batch = HitBatch.safeParse(json)
+  if (!batch.success) {
+    const fields = [...new Set(batch.error.issues.map((i) => i.path.join('.') || '(body)'))]
+    return problemResponse(badRequest(`invalid hits: ${fields.join(', ')}`, { allowed_outcomes: OUTCOMES }))
   }
-  await env.DB.prepare(COUNT_HIT_SQL)
-    .bind(hit.data.endpoint, hit.data.outcome, hit.data.client, today())
-    .run()
+  const on = today()
+  const upsert = env.DB.prepare(COUNT_HITS_SQL)
+  await env.DB.batch(batch.data.hits.map((h) => upsert.bind(h.endpoint, h.outcome, h.client, h.n, on)))
   return new Response(null, { status: 204 })
 }

@@ -6,7 +6,7 @@ import { jsonResponse } from '../http/json.js'
 import { notFound, problem, problemResponse } from '../http/problem.js'
 import { readPublishedContributions } from './aggregate.js'
 import type { Env } from './env.js'
-import { recordHit } from './hits.js'
+import { recordHits } from './hits.js'
 import { stats } from './stats.js'
 import { submit } from './submit.js'
 
@@ -30,7 +30,7 @@ export const ROUTES: Record<string, { GET?: Handler; POST?: Handler }> = {
   '/v1/pricing/aggregates': { GET: aggregates },
   '/v1/stats': { GET: stats },
   '/internal/contributions': { GET: contributions },
-  '/internal/hits': { POST: recordHit },
+  '/internal/hits': { POST: recordHits },
 }
 
 /** The handler for a request, or the 404/405 problem. HEAD is served as GET (the body is dropped later). */

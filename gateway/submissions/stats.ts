@@ -9,7 +9,7 @@ import { countSubmissions } from './aggregate.js'
 import type { Env } from './env.js'
 
 export const STATS_NOTE =
-  'Directional traffic and paywall counters: eventually consistent (written after each response, a lost write is not retried), with a client class self-reported through the User-Agent. Not an accounting record: the payment processor is the ledger for revenue.'
+  'Directional traffic and paywall counters: eventually consistent (each gateway isolate sends its hits in one batch every few seconds, so they show within a minute; a batch that is lost, or an isolate evicted before it sends, loses at most the last few seconds of hits of that isolate, and nothing is retried), with a client class self-reported through the User-Agent. Not an accounting record: the payment processor is the ledger for revenue.'
 
 type ByOutcome = Record<(typeof OUTCOMES)[number], number>
 

@@ -301,20 +301,22 @@ describe('routing and counters', () => {
   })
 
   it('behavior: counts hits and reports them in /v1/stats with the note', async () => {
-    for (const outcome of ['paid', 'paid', 'challenged'])
-      expect(
-        (
-          await fetch(new URL('/internal/hits', base), {
-            method: 'POST',
-            body: JSON.stringify({ endpoint: 'pricing', outcome, client: 'mppx' }),
-          })
-        ).status,
-      ).toBe(204)
-    const bad = await fetch(new URL('/internal/hits', base), {
-      method: 'POST',
-      body: JSON.stringify({ endpoint: 'pricing', outcome: 'stolen', client: 'x' }),
-    })
+    const send = (hits: unknown[]) =>
+      fetch(new URL('/internal/hits', base), { method: 'POST', body: JSON.stringify({ hits }) })
+    // Two batches, as two gateway isolates would send them: the counts add up.
+    expect((await send([{ endpoint: 'pricing', outcome: 'paid', client: 'mppx', n: 1 }])).status).toBe(204)
+    expect(
+      (
+        await send([
+          { endpoint: 'pricing', outcome: 'paid', client: 'mppx', n: 1 },
+          { endpoint: 'pricing', outcome: 'challenged', client: 'mppx', n: 1 },
+        ])
+      ).status,
+    ).toBe(204)
+    const bad = await send([{ endpoint: 'pricing', outcome: 'stolen', client: 'x', n: 1 }])
     expect(bad.status).toBe(400)
+    expect(((await bad.json()) as { detail: string }).detail).toMatch(/hits\.0\.outcome/)
+    expect((await send([{ endpoint: 'pricing', outcome: 'paid', client: 'x', n: 0 }])).status).toBe(400)
     const stats = (await (await fetch(new URL('/v1/stats', base))).json()) as {
       note: string
       by_endpoint: Record<string, { by_outcome: Record<string, number> }>
