@@ -41,6 +41,15 @@ const ARGS: Record<string, Record<string, string>> = {
 }
 const argsFor = (name: string) => ARGS[name] ?? {}
 
+/** Asks for a paid tool without paying and answers its challenge with a fresh test token. */
+async function challengeAndCredential(args: Record<string, string>) {
+  const unpaid = await client.callTool({ name: 'fde_lessons_full', arguments: args })
+  const required = unpaid._meta?.[PAYMENT_REQUIRED] as { challenges: Record<string, unknown>[] } | undefined
+  if (!required) throw new Error('expected an in-band payment challenge')
+  const challenge = required.challenges[0] as Record<string, unknown>
+  return { challenge, payload: { spt: token() } }
+}
+
 describe('MCP server', () => {
   it('behavior: initialize advertises tools and the payment capability', () => {
     expect(client.getServerCapabilities()).toMatchObject({
@@ -131,14 +140,6 @@ describe('paying over MCP with mppx', () => {
       expect((await processorLedger()).succeeded[issued.at(-1) as string]).toBe(receipt.reference)
       expect(result.structuredContent).toBeTruthy()
     })
-
-  async function challengeAndCredential(args: Record<string, string>) {
-    const unpaid = await client.callTool({ name: 'fde_lessons_full', arguments: args })
-    const required = unpaid._meta?.[PAYMENT_REQUIRED] as { challenges: Record<string, unknown>[] } | undefined
-    if (!required) throw new Error('expected an in-band payment challenge')
-    const challenge = required.challenges[0] as Record<string, unknown>
-    return { challenge, payload: { spt: token() } }
-  }
 
   /** An in-band refusal: a tool error naming the problem, with a fresh challenge and no receipt. */
   function expectRefusedInBand(result: Awaited<ReturnType<Client['callTool']>>, problem: string) {
@@ -238,9 +239,30 @@ describe('one message per request', () => {
     expect((await processorLedger()).calls).toBe(before.calls)
   })
 
-  it('error: two requests with one id in a batch are refused, not half answered', async () => {
-    const call = { jsonrpc: '2.0', id: 7, method: 'tools/list' }
-    const r = await post(JSON.stringify([call, call]))
+  it('error: two paid calls with one id in a batch are refused before settling; the credential still pays', async () => {
+    const credential = await challengeAndCredential({ topic: 'deploy' })
+    const call = {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: {
+        name: 'fde_lessons_full',
+        arguments: { topic: 'deploy' },
+        _meta: { [CREDENTIAL]: credential },
+      },
+    }
+    const before = await processorLedger()
+    // Leading whitespace is still JSON, so it must not slip a batch past the guard.
+    const r = await post(`\n ${JSON.stringify([call, call])}`)
     expect(r.status).toBe(400)
+    expect(((await r.json()) as { error: { code: number } }).error.code).toBe(-32600)
+    expect((await processorLedger()).calls).toBe(before.calls)
+    const paid = await client.callTool({
+      name: 'fde_lessons_full',
+      arguments: { topic: 'deploy' },
+      _meta: { [CREDENTIAL]: credential },
+    })
+    expect(paid.isError).toBeFalsy()
+    expect(paid._meta?.[RECEIPT]).toBeTruthy()
   })
 })
