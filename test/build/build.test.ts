@@ -2,33 +2,18 @@
  * The build on real content and on broken copies of it: determinism, content hashing, the grouped
  * report, the inventory derived from files.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { parse, stringify } from 'yaml'
 import { build } from '../../build/index.js'
-import { BuildFailed } from '../../build/issues.js'
 import { LOCAL_URLS } from '../../schema/config.js'
 import type { BundleManifest, PlaybooksBundle, RulesBundle } from '../../schema/datasets.js'
 import { PHASES } from '../../schema/vocabulary.js'
-
-const temps: string[] = []
-async function temp() {
-  const dir = await mkdtemp(join(tmpdir(), 'rpi-build-'))
-  temps.push(dir)
-  return dir
-}
-afterAll(() => Promise.all(temps.map((d) => rm(d, { recursive: true, force: true }))))
-
-async function copyOfContent() {
-  const dir = await temp()
-  await cp('content', dir, { recursive: true })
-  return dir
-}
+import { buildFailure, copyOfContent, tempDir } from '../support/content-copy.js'
 
 const buildInto = async (contentDir = 'content') => {
-  const outDir = await temp()
+  const outDir = await tempDir()
   const result = await build({ contentDir, outDir, urls: LOCAL_URLS })
   return { outDir, files: result.files }
 }
@@ -48,8 +33,8 @@ describe('build', () => {
   })
 
   it('behavior: with a service-owned public folder, every file the Worker module imports exists (a fresh clone starts)', async () => {
-    const outDir = await temp()
-    const publicDir = join(await temp(), 'public')
+    const outDir = await tempDir()
+    const publicDir = join(await tempDir(), 'public')
     await build({ contentDir: 'content', outDir, publicDir, urls: LOCAL_URLS })
     const module = await readFile(join(outDir, 'private/bundles.js'), 'utf8')
     const imports = [...module.matchAll(/from '(\.[^']+)'/g)].map((m) => m[1] as string)
@@ -135,12 +120,7 @@ describe('build', () => {
     delete b.incident.postmortem_url
     b.rule = `${b.rule} [SPECULATION]`
     await writeFile(join(dir, 'rules', second as string), stringify(b))
-    const error = await build({ contentDir: dir, outDir: await temp(), urls: LOCAL_URLS }).then(
-      () => null,
-      (e: unknown) => e,
-    )
-    expect(error).toBeInstanceOf(BuildFailed)
-    const report = (error as BuildFailed).message
+    const report = await buildFailure(dir)
     expect(report).toMatch(/^Build failed: \d+ problem\(s\) in \d+ file\(s\)\./)
     const sectionA = report.slice(report.indexOf(`rules/${first}`))
     expect(sectionA).toMatch(/phase: .*allowed: .*"three-laws"/)
@@ -166,12 +146,9 @@ describe('build', () => {
       stringify({ ...source, id: 'an-added-rule', title: `${source.title} (a second reading)` }),
     )
     // Without the inventory change the build names the file that holds the expectation.
-    const refused = (await build({ contentDir: dir, outDir: await temp(), urls: LOCAL_URLS }).catch(
-      (e) => e,
-    )) as Error
-    expect(refused).toBeInstanceOf(BuildFailed)
-    expect(refused.message).toMatch(/inventory\.yaml/)
-    expect(refused.message).toMatch(/paid: .*content holds \d+ valid paid item/)
+    const refused = await buildFailure(dir)
+    expect(refused).toMatch(/inventory\.yaml/)
+    expect(refused).toMatch(/paid: .*content holds \d+ valid paid item/)
     const inventory = parse(await readFile(join(dir, 'inventory.yaml'), 'utf8'))
     const before = { paid: inventory.paid, total: inventory.paid + inventory.foundational }
     inventory.paid += 1
@@ -200,11 +177,9 @@ describe('build', () => {
       if (row.unit_price_usd === null) continue
       row.unit_price_usd = row.unit_price_usd + 1234.5
       await writeFile(join(dir, 'pricing/rows', file), stringify(row))
-      const error = (await build({ contentDir: dir, outDir: await temp(), urls: LOCAL_URLS }).catch(
-        (e) => e,
-      )) as Error
-      expect(error.message).toContain(`pricing/rows/${file}`)
-      expect(error.message).toMatch(/unit_price_usd: price .* does not appear in the quote/)
+      const report = await buildFailure(dir)
+      expect(report).toContain(`pricing/rows/${file}`)
+      expect(report).toMatch(/unit_price_usd: price .* does not appear in the quote/)
       return
     }
     throw new Error('no priced row to break')

@@ -2,40 +2,27 @@
  * One footing per unit (FORMAT.md): the build refuses each kind of break, on a copy of the real
  * content with one row rewritten; and the three counts are derived from the rows everywhere.
  */
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { parse, stringify } from 'yaml'
 import { build } from '../../build/index.js'
 import { LOCAL_URLS } from '../../schema/config.js'
 import type { BundleManifest, PricingBundle } from '../../schema/datasets.js'
-
-const temps: string[] = []
-async function temp() {
-  const dir = await mkdtemp(join(tmpdir(), 'rpi-footing-'))
-  temps.push(dir)
-  return dir
-}
-afterAll(() => Promise.all(temps.map((d) => rm(d, { recursive: true, force: true }))))
+import { buildFailure, copyOfContent, tempDir } from '../support/content-copy.js'
 
 type Row = Record<string, unknown>
 
 /** Build a copy of the content with the first row `pick` accepts rewritten by `edit`; the error text. */
 async function buildWithRow(pick: (row: Row) => boolean, edit: (row: Row) => void) {
-  const dir = await temp()
-  await cp('content', dir, { recursive: true })
+  const dir = await copyOfContent()
   for (const file of await readdir(join(dir, 'pricing/rows'))) {
     const path = join(dir, 'pricing/rows', file)
     const row = parse(await readFile(path, 'utf8')) as Row
     if (!pick(row)) continue
     edit(row)
     await writeFile(path, stringify(row))
-    const error = await build({ contentDir: dir, outDir: await temp(), urls: LOCAL_URLS }).then(
-      () => null,
-      (e: Error) => e,
-    )
-    return { file, message: error?.message ?? '' }
+    return { file, message: await buildFailure(dir) }
   }
   throw new Error('no row fits this case')
 }
@@ -96,7 +83,7 @@ describe('pricing footing', () => {
   })
 
   it('behavior: the three counts are derived from the rows and add up', async () => {
-    const result = await build({ contentDir: 'content', outDir: await temp(), urls: LOCAL_URLS })
+    const result = await build({ contentDir: 'content', outDir: await tempDir(), urls: LOCAL_URLS })
     const manifest = JSON.parse(result.files.get('private/manifest.json') as string) as BundleManifest
     const pricing = JSON.parse(result.files.get(manifest.bundles.pricing.file) as string) as PricingBundle
     const priced = pricing.rows.filter((r) => r.entry_usd_month !== null || r.unit_price_usd !== null)

@@ -2,44 +2,23 @@
  * Thresholds as data: every number an agent enforces is defined once in content/thresholds.yaml,
  * rendered into the text by the build, and carried on each paid item as {name, value, unit}.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { parse, stringify } from 'yaml'
 import { build } from '../../build/index.js'
-import { BuildFailed } from '../../build/issues.js'
 import { formatThreshold } from '../../build/thresholds.js'
 import { LOCAL_URLS } from '../../schema/config.js'
 import type { Threshold, ThresholdUse } from '../../schema/content.js'
 import type { BundleManifest, ChecklistBundle, PlaybooksBundle, RulesBundle } from '../../schema/datasets.js'
-
-const temps: string[] = []
-async function temp() {
-  const dir = await mkdtemp(join(tmpdir(), 'rpi-thresholds-'))
-  temps.push(dir)
-  return dir
-}
-afterAll(() => Promise.all(temps.map((d) => rm(d, { recursive: true, force: true }))))
-
-async function copyOfContent() {
-  const dir = await temp()
-  await cp('content', dir, { recursive: true })
-  return dir
-}
-
-async function buildFails(contentDir: string): Promise<string> {
-  const error = await build({ contentDir, outDir: await temp(), urls: LOCAL_URLS }).catch((e: unknown) => e)
-  expect(error).toBeInstanceOf(BuildFailed)
-  return (error as BuildFailed).message
-}
+import { buildFailure, copyOfContent, tempDir } from '../support/content-copy.js'
 
 const definitions = async (dir = 'content') =>
   parse(await readFile(join(dir, 'thresholds.yaml'), 'utf8')) as Threshold[]
 
 /** The published bundles (free preview and the paid ones), read the way the gateway serves them. */
 async function bundles() {
-  const { files } = await build({ contentDir: 'content', outDir: await temp(), urls: LOCAL_URLS })
+  const { files } = await build({ contentDir: 'content', outDir: await tempDir(), urls: LOCAL_URLS })
   const manifest = JSON.parse(files.get('private/manifest.json') as string) as BundleManifest
   const read = <T>(name: 'preview' | 'lessons' | 'playbooks' | 'checklist') =>
     JSON.parse(files.get(manifest.bundles[name].file) as string) as T
@@ -91,7 +70,7 @@ describe('thresholds', () => {
     const rule = parse(await readFile(file, 'utf8'))
     rule.constraint.check = `${rule.constraint.check} At most {{no-such-threshold}}.`
     await writeFile(file, stringify(rule))
-    const report = await buildFails(dir)
+    const report = await buildFailure(dir)
     const section = report.slice(report.indexOf('rules/back-off-with-jitter-and-a-retry-budget.yaml'))
     expect(section).toMatch(/constraint\.check: unknown threshold "no-such-threshold"/)
   })
@@ -101,7 +80,7 @@ describe('thresholds', () => {
     const all = await definitions(dir)
     const spare = { ...(all[0] as Threshold), name: 'spare-threshold' }
     await writeFile(join(dir, 'thresholds.yaml'), stringify([...all, spare]))
-    const report = await buildFails(dir)
+    const report = await buildFailure(dir)
     expect(report).toMatch(/thresholds\.yaml\n.*: threshold "spare-threshold" is not used/)
   })
 
@@ -110,7 +89,7 @@ describe('thresholds', () => {
     const all = await definitions(dir)
     const first = all[0] as Threshold
     await writeFile(join(dir, 'thresholds.yaml'), stringify([...all, { ...first, value: first.value + 1 }]))
-    const report = await buildFails(dir)
+    const report = await buildFailure(dir)
     expect(report).toContain(`threshold "${first.name}" is defined twice`)
   })
 })

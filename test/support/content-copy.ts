@@ -1,0 +1,36 @@
+/**
+ * Throwaway folders for build tests: a copy of the real content to break, somewhere to build into,
+ * and the report of a build that must fail. Removed after the test file that made them.
+ */
+import { cp, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, expect } from 'vitest'
+import { build } from '../../build/index.js'
+import { BuildFailed } from '../../build/issues.js'
+import { LOCAL_URLS } from '../../schema/config.js'
+
+const temps: string[] = []
+afterAll(() => Promise.all(temps.map((d) => rm(d, { recursive: true, force: true }))))
+
+export async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'rpi-build-'))
+  temps.push(dir)
+  return dir
+}
+
+export async function copyOfContent(): Promise<string> {
+  const dir = await tempDir()
+  await cp('content', dir, { recursive: true })
+  return dir
+}
+
+/** Builds `contentDir`, which must be refused; the build's grouped report. */
+export async function buildFailure(contentDir: string): Promise<string> {
+  const error = await build({ contentDir, outDir: await tempDir(), urls: LOCAL_URLS }).then(
+    () => null,
+    (e: unknown) => e,
+  )
+  expect(error).toBeInstanceOf(BuildFailed)
+  return (error as BuildFailed).message
+}
