@@ -21,7 +21,7 @@ export function clientClass(userAgent: string | null): string {
 }
 
 /** How long hits wait in an isolate before one batch carries them to the submissions Worker. */
-export const HIT_FLUSH_MS = 5_000
+const HIT_FLUSH_MS = 5_000
 /** A batch leaves at once when it holds this many hits, so a busy isolate loses at most this many. */
 const HIT_FLUSH_COUNT = 1_000
 
@@ -52,12 +52,17 @@ export function countHit(
   if (pendingTotal >= HIT_FLUSH_COUNT) ctx.waitUntil(flush(env))
   else if (!flushScheduled) {
     flushScheduled = true
-    ctx.waitUntil(new Promise((r) => setTimeout(r, HIT_FLUSH_MS)).then(() => flush(env)))
+    ctx.waitUntil(
+      new Promise((r) => setTimeout(r, HIT_FLUSH_MS)).then(() => {
+        flushScheduled = false
+        return flush(env)
+      }),
+    )
   }
 }
 
+/** Sends every unsent hit in one batch. A full batch leaves early; the pending timer stays, for later hits. */
 async function flush(env: Env): Promise<void> {
-  flushScheduled = false
   if (!pending.size) return
   const hits = [...pending.values()]
   pending.clear()
