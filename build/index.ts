@@ -95,16 +95,19 @@ async function writeChanged(targets: Map<string, string>, folders: string[]) {
   }
 }
 
-/** Cache and CORS headers for files served straight from the static asset store. */
-const HEADERS = `/data/*
-  Cache-Control: public, max-age=31536000, immutable
+/**
+ * Headers for files served straight from the static asset store, which never runs the Worker: any
+ * origin may read them; the store answers 405 to other methods, and Allow names the ones it takes.
+ */
+const HEADERS = `/*
   Access-Control-Allow-Origin: *
+  Allow: GET, HEAD
+/data/*
+  Cache-Control: public, max-age=31536000, immutable
 /*.json
   Cache-Control: public, max-age=300
-  Access-Control-Allow-Origin: *
 /llms.txt
   Cache-Control: public, max-age=300
-  Access-Control-Allow-Origin: *
   Content-Type: text/plain; charset=utf-8
 /pricing/*
   Cache-Control: public, max-age=300

@@ -244,14 +244,6 @@ async function aggregateLatency(samples: number) {
 
 // ---------------------------------------------------------------- the run
 
-/** A copy of the gateway config whose Worker runs only for /v1 and /mcp, so /agents.json is a pure static asset. */
-async function benchGatewayConfig(): Promise<string> {
-  const config = 'gateway/wrangler.bench.jsonc'
-  const text = await readFile('gateway/wrangler.jsonc', 'utf8')
-  await writeFile(config, text.replace('"run_worker_first": true', '"run_worker_first": ["/v1/*", "/mcp"]'))
-  return config
-}
-
 async function main() {
   await mkdir('bench', { recursive: true })
   say('# Benchmark results')
@@ -288,14 +280,12 @@ async function main() {
   const composition = await bundleComposition(join(outdir, 'meta.json'))
 
   const stateDir = await mkdtemp(join(tmpdir(), 'rpi-bench-state-'))
-  const gatewayConfig = await benchGatewayConfig()
   let service: RunningService | undefined
   try {
     const started = performance.now()
     service = await startService({
       port: PORT,
       stateDir,
-      gatewayConfig,
       submissionsVars: { SUBMIT_LIMIT_PER_MINUTE: '1000000' },
     })
     const readyMs = performance.now() - started
@@ -422,7 +412,6 @@ async function main() {
       say(`\nRatio 1M / 10k: aggregates ${fmt(m.read / k.read)}, submit ${fmt(m.submit / k.submit)}.`)
   } finally {
     await service?.stop()
-    await rm(gatewayConfig, { force: true })
     await rm(stateDir, { recursive: true, force: true })
     await rm(outdir, { recursive: true, force: true })
   }

@@ -27,6 +27,9 @@ export async function processorLedger(): Promise<StandinLedger> {
 }
 
 /** The local HMAC secret, read from the service's state directory, for forging tests. */
+/** The running service's own public folder: the files its asset store serves. */
+export const publicDir = () => join(inject('stateDir'), 'public')
+
 export const hmacSecret = () => readFileSync(join(inject('stateDir'), 'payment-hmac-secret'), 'utf8').trim()
 
 export function challengeFrom(response: Response) {
