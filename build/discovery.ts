@@ -1,12 +1,17 @@
 /**
- * Discovery documents: agents.json, the MCP server card and llms.txt, derived from the inventory,
- * the route table and the MCP tool list.
+ * Discovery documents: agents.json, the MCP server cards and catalog, and llms.txt, derived from the
+ * inventory, the route table and the MCP tool list.
  */
 
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js'
 import { CONTACT, PUBLISHER, type ServiceUrls } from '../schema/config.js'
 import type { Catalogue } from '../schema/datasets.js'
-import { MCP_DESCRIPTION, MCP_INSTRUCTIONS, MCP_TOOLS, PAYMENT_CAPABILITY } from '../schema/mcp-tools.js'
+import {
+  MCP_DESCRIPTION,
+  MCP_INSTRUCTIONS,
+  MCP_PROTOCOL_VERSIONS,
+  MCP_TOOLS,
+  PAYMENT_CAPABILITY,
+} from '../schema/mcp-tools.js'
 import { RECEIPT_POLICY } from '../schema/receipt-claims.js'
 import { PRICE, ROUTES, SERVICE_VERSION, WARN_FEED_RETIRED_ON } from '../schema/routes.js'
 
@@ -49,21 +54,68 @@ export function agentsJson(catalogue: Catalogue, urls: ServiceUrls) {
     contact: CONTACT,
     links: {
       openapi: `${urls.base_url}/openapi.json`,
-      mcp_server_card: `${urls.base_url}/.well-known/mcp.json`,
+      mcp_server_card: `${urls.base_url}${MCP_CARD_PATH}`,
       llms: `${urls.base_url}/llms.txt`,
       human_readable: urls.site_url,
     },
   }
 }
 
+/** Where the server card lives: `<MCP endpoint>/server-card`, as the card draft places it. */
+export const MCP_CARD_PATH = '/mcp/server-card'
+/** The catalog that points to the card, at the draft's well-known path and at the older one. */
+export const MCP_CATALOG_PATHS = ['/.well-known/ai-catalog.json', '/.well-known/mcp/catalog.json'] as const
+
+/** The card's name: the service's host in reverse-DNS order, then the server's own name. */
+function cardName(urls: ServiceUrls): string {
+  return `${new URL(urls.base_url).hostname.split('.').reverse().join('.')}/rules`
+}
+
+/** The server card in the Server Card draft's shape (modelcontextprotocol/experimental-ext-server-card). */
 export function mcpServerCard(urls: ServiceUrls) {
+  return {
+    $schema: 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json',
+    name: cardName(urls),
+    version: SERVICE_VERSION,
+    title: PUBLISHER,
+    description: MCP_DESCRIPTION,
+    websiteUrl: urls.site_url,
+    remotes: [
+      {
+        type: 'streamable-http',
+        url: `${urls.base_url}/mcp`,
+        supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS],
+      },
+    ],
+  }
+}
+
+/** The AI Catalog listing the one card. */
+export function mcpCatalog(urls: ServiceUrls) {
+  const host = new URL(urls.base_url).hostname
+  return {
+    specVersion: '1.0',
+    entries: [
+      {
+        identifier: `urn:air:${host}:mcp:rules`,
+        type: 'application/mcp-server-card+json',
+        url: `${urls.base_url}${MCP_CARD_PATH}`,
+      },
+    ],
+  }
+}
+
+/** The older card shape (SEP-1649) at /.well-known/mcp.json, kept for scanners that read it. */
+export function legacyMcpCard(urls: ServiceUrls) {
   return {
     $schema: 'https://static.modelcontextprotocol.io/schemas/mcp-server-card/v1.json',
     version: '1.0',
-    protocolVersion: LATEST_PROTOCOL_VERSION,
+    protocolVersion: MCP_PROTOCOL_VERSIONS[1],
+    supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS],
     serverInfo: { name: 'rules-pricing-index', title: PUBLISHER, version: SERVICE_VERSION },
     description: MCP_DESCRIPTION,
     documentationUrl: `${urls.base_url}/llms.txt`,
+    serverCard: `${urls.base_url}${MCP_CARD_PATH}`,
     transport: { type: 'streamable-http', endpoint: `${urls.base_url}/mcp` },
     capabilities: { tools: {}, experimental: PAYMENT_CAPABILITY },
     authentication: { required: false, schemes: [] },
@@ -103,11 +155,7 @@ export function llmsTxt(catalogue: Catalogue, urls: ServiceUrls): string {
     '',
     '## MCP tools',
     ...MCP_TOOLS.map((t) =>
-      link(
-        '/.well-known/mcp.json',
-        t.name,
-        `${t.route.access === 'paid' ? PRICE.display : 'free'}; ${t.description}`,
-      ),
+      link(MCP_CARD_PATH, t.name, `${t.route.access === 'paid' ? PRICE.display : 'free'}; ${t.description}`),
     ),
     '',
     '## Optional',

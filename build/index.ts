@@ -6,14 +6,25 @@ import { dirname, join } from 'node:path'
 import type { ServiceUrls } from '../schema/config.js'
 import { canonicalize } from '../schema/jcs.js'
 import { bundle, bundlesModule } from './bundle.js'
+import { checkBundles } from './check-bundles.js'
 import { checkOpenapi } from './check-openapi.js'
 import { collect } from './collect.js'
 import { compileDatasets } from './datasets.js'
-import { agentsJson, DESCRIPTION, llmsTxt, mcpServerCard } from './discovery.js'
+import {
+  agentsJson,
+  DESCRIPTION,
+  legacyMcpCard,
+  llmsTxt,
+  MCP_CARD_PATH,
+  MCP_CATALOG_PATHS,
+  mcpCatalog,
+  mcpServerCard,
+} from './discovery.js'
 import { BuildFailed, type BuildIssue } from './issues.js'
 import { landingPage } from './landing-page.js'
 import { openapi } from './openapi.js'
 import { pricingPage } from './pricing-page.js'
+import { toolOutputSchemas } from './tool-output-schemas.js'
 import { type ExpectedCounts, validate } from './validate.js'
 
 export interface BuildOptions {
@@ -40,6 +51,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   if (issues.length) throw new BuildFailed(issues)
 
   const data = compileDatasets(content)
+  issues.push(...checkBundles(data))
   const { files: bundles, manifest } = bundle(data)
   const api = openapi(options.urls)
   const apiText = `${JSON.stringify(api, null, 1)}\n`
@@ -51,11 +63,14 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const files = new Map<string, string>([
     ...bundles.map((b) => [b.path, b.text] as const),
     ['private/manifest.json', canonicalize(manifest)],
+    ['private/tool-output-schemas.json', canonicalize(toolOutputSchemas())],
     ['private/bundles.js', module.js],
     ['private/bundles.d.ts', module.dts],
     ['public/agents.json', agents],
     ['public/.well-known/agents.json', agents],
-    ['public/.well-known/mcp.json', `${JSON.stringify(mcpServerCard(options.urls), null, 2)}\n`],
+    ['public/.well-known/mcp.json', pretty(legacyMcpCard(options.urls))],
+    [`public${MCP_CARD_PATH}`, pretty(mcpServerCard(options.urls))],
+    ...MCP_CATALOG_PATHS.map((path) => [`public${path}`, pretty(mcpCatalog(options.urls))] as const),
     ['public/openapi.json', apiText],
     ['public/llms.txt', llmsTxt(data.catalogue, options.urls)],
     ['public/pricing/index.html', pricingPage(data.pricing, data.changes)],
@@ -75,6 +90,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   await writeChanged(new Map(targets), [...new Set([join(options.outDir, 'private'), sharedData, publicDir])])
   return { files }
 }
+
+const pretty = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`
 
 /**
  * Writes only the files whose bytes changed and removes stale ones, never the folders: a running
@@ -111,4 +128,9 @@ const HEADERS = `/*
   Content-Type: text/plain; charset=utf-8
 /pricing/*
   Cache-Control: public, max-age=300
+/mcp/server-card
+  Cache-Control: public, max-age=300
+  Content-Type: application/mcp-server-card+json
+/.well-known/ai-catalog.json
+  Content-Type: application/ai-catalog+json
 `

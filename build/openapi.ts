@@ -4,10 +4,10 @@
 
 import { z } from 'zod'
 import type { ServiceUrls } from '../schema/config.js'
-import { PricingIndexDescriptor } from '../schema/pricing-index.js'
 import { JWKS_PATH, RECEIPT_CLAIMS, RECEIPT_POLICY } from '../schema/receipt-claims.js'
+import { type AnswerRoute, RESPONSES, responseComponents } from '../schema/responses.js'
 import { PRICE, ROUTES, type Route, SERVICE_VERSION, WARN_FEED_RETIRED_ON } from '../schema/routes.js'
-import { Contributions, Submission } from '../schema/submission.js'
+import { Submission } from '../schema/submission.js'
 
 const problem = (description: string) => ({
   description,
@@ -29,6 +29,9 @@ export function paymentOffer(route: Route) {
     description: route.summary,
   }
 }
+
+/** The answer schemas, written once under components/schemas and referenced by each operation. */
+const answers = responseComponents('#/components/schemas/')
 
 function operation(route: Route) {
   const op: Record<string, unknown> = {
@@ -62,10 +65,11 @@ function operation(route: Route) {
     responses['413'] = problem('Body over 16 KiB')
     responses['415'] = problem('Content type other than application/json')
     responses['429'] = problem('Too many submissions from this client; see Retry-After')
-  } else if (route.name === 'index') {
-    responses['200'] = json('The index descriptor', z.toJSONSchema(PricingIndexDescriptor))
-  } else if (route.name === 'aggregates') {
-    responses['200'] = json('Category medians of crowd submissions', z.toJSONSchema(Contributions))
+  } else if (route.name in RESPONSES) {
+    responses['200'] = json(
+      route.access === 'paid' ? 'The payload, with a Payment-Receipt header' : 'OK',
+      answers.ref(route.name as AnswerRoute),
+    )
   } else if (route.path === '/llms.txt') {
     responses['200'] = {
       description: 'Plain-text summary',
@@ -122,14 +126,19 @@ export function openapi(urls: ServiceUrls) {
       operationId: 'mcp',
       summary: ROUTES.find((r) => r.path === '/mcp')?.summary,
       description:
-        'Model Context Protocol over Streamable HTTP (stateless, JSON responses). See /.well-known/mcp.json.',
+        'Model Context Protocol over Streamable HTTP (stateless, JSON responses): revisions 2026-07-28 (server/discover, no session) and 2025-11-25 (initialize). See /mcp/server-card.',
       tags: ['free'],
       // The transport needs no authentication; paid tools take their payment in band.
       security: [],
       requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
       responses: {
         '200': json('JSON-RPC response'),
-        '400': json('Not one JSON-RPC message (batches are refused): a JSON-RPC error'),
+        '400': json(
+          'Not one JSON-RPC message (batches are refused), an unsupported protocol version or headers that do not match the body: a JSON-RPC error',
+        ),
+        '403': json(
+          'An Origin that may not call (the opaque null origin, or plain http other than loopback): a JSON-RPC error',
+        ),
       },
     },
   }
@@ -171,6 +180,7 @@ export function openapi(urls: ServiceUrls) {
         },
       },
       schemas: {
+        ...answers.schemas,
         Problem: {
           type: 'object',
           description: 'RFC 9457 problem details',

@@ -179,11 +179,8 @@ export type Threshold = z.infer<typeof Threshold>
 export const Thresholds = z.array(Threshold).min(1)
 
 /** How a threshold travels with each paid item: enough to enforce it without the text. */
-export interface ThresholdUse {
-  name: string
-  value: number
-  unit: string
-}
+export const ThresholdUse = z.object({ name: z.string(), value: z.number(), unit: z.string() })
+export type ThresholdUse = z.infer<typeof ThresholdUse>
 
 /** A rule, playbook or gate after the build rendered its thresholds. */
 export type WithThresholds<T> = T & { thresholds: ThresholdUse[] }

@@ -1,95 +1,112 @@
 /**
  * Shapes of the compiled datasets: what the build writes into bundles and the gateway serves.
  */
-import type { Correction, Gate, Playbook, PricingRow, Rule, WithThresholds } from './content.js'
-import type { IndexCategory } from './vocabulary.js'
+import { z } from 'zod'
+import { Correction, Gate, Playbook, PricingRow, Rule, ThresholdUse } from './content.js'
+import { INDEX_CATEGORIES } from './vocabulary.js'
 
-export interface PhaseRef {
-  slug: string
-  name: string
-}
+/*
+ * Each shape is a zod schema: the build checks every bundle against it before writing, openapi.json
+ * and the MCP tools' outputSchema are generated from it, and the TypeScript types are inferred from it.
+ */
+
+export const PhaseRef = z.object({ slug: z.string(), name: z.string() })
+export type PhaseRef = z.infer<typeof PhaseRef>
 
 /** A catalogue line: identity, phase and tags, no paid body. */
-export interface CatalogueEntry {
-  id: string
-  title: string
-  phase: string
-  phase_slug: string
-  tags: string[]
-  access: 'free' | 'paid'
-}
+export const CatalogueEntry = z.object({
+  id: z.string(),
+  title: z.string(),
+  phase: z.string(),
+  phase_slug: z.string(),
+  tags: z.array(z.string()),
+  access: z.enum(['free', 'paid']),
+})
+export type CatalogueEntry = z.infer<typeof CatalogueEntry>
 
-export interface Catalogue {
-  version: string
-  inventory: Inventory
-  phases: PhaseRef[]
-  topics: { tag: string; means: string; rules: number; playbooks: number; gates: number }[]
-  rules: CatalogueEntry[]
-  playbooks: CatalogueEntry[]
-  checklist: CatalogueEntry[]
-}
+export const Inventory = z.object({
+  total: z.number().int(),
+  free: z.number().int(),
+  paid: z.number().int(),
+  phases: z.array(z.string()),
+  playbooks: z.number().int(),
+  checklistItems: z.number().int(),
+})
+export type Inventory = z.infer<typeof Inventory>
 
-export interface Inventory {
-  total: number
-  free: number
-  paid: number
-  phases: string[]
-  playbooks: number
-  checklistItems: number
-}
+export const Catalogue = z.object({
+  version: z.string(),
+  inventory: Inventory,
+  phases: z.array(PhaseRef),
+  topics: z.array(
+    z.object({
+      tag: z.string(),
+      means: z.string(),
+      rules: z.number().int(),
+      playbooks: z.number().int(),
+      gates: z.number().int(),
+    }),
+  ),
+  rules: z.array(CatalogueEntry),
+  playbooks: z.array(CatalogueEntry),
+  checklist: z.array(CatalogueEntry),
+})
+export type Catalogue = z.infer<typeof Catalogue>
 
-export type PublishedRule = Omit<WithThresholds<Rule>, 'phase'> & { phase: string; phase_slug: string }
-export type PublishedPlaybook = Omit<WithThresholds<Playbook>, 'phase'> & {
-  phase: string
-  phase_slug: string
-}
-export type PublishedGate = Omit<WithThresholds<Gate>, 'phase'> & { phase: string; phase_slug: string }
+/** What publishing adds to a content item: its phase by name and slug, and the thresholds it uses. */
+const PUBLISHED = { phase: z.string(), phase_slug: z.string(), thresholds: z.array(ThresholdUse) }
 
-export interface RulesBundle {
-  rules: PublishedRule[]
-}
-export interface PlaybooksBundle {
-  playbooks: PublishedPlaybook[]
-}
-export interface ChecklistBundle {
-  checklist: PublishedGate[]
-}
+export const PublishedRule = Rule.omit({ phase: true }).extend(PUBLISHED)
+export type PublishedRule = z.infer<typeof PublishedRule>
+export const PublishedPlaybook = Playbook.omit({ phase: true }).extend(PUBLISHED)
+export type PublishedPlaybook = z.infer<typeof PublishedPlaybook>
+export const PublishedGate = Gate.omit({ phase: true }).extend(PUBLISHED)
+export type PublishedGate = z.infer<typeof PublishedGate>
+
+export const RulesBundle = z.object({ rules: z.array(PublishedRule) })
+export type RulesBundle = z.infer<typeof RulesBundle>
+export const PlaybooksBundle = z.object({ playbooks: z.array(PublishedPlaybook) })
+export type PlaybooksBundle = z.infer<typeof PlaybooksBundle>
+export const ChecklistBundle = z.object({ checklist: z.array(PublishedGate) })
+export type ChecklistBundle = z.infer<typeof ChecklistBundle>
+
+export const PriceSpread = z.object({
+  n: z.number().int(),
+  median: z.number(),
+  min: z.number(),
+  max: z.number(),
+})
+export type PriceSpread = z.infer<typeof PriceSpread>
 
 /** Derived per-category figures over the published rows. */
-export interface Comparable {
-  category: IndexCategory
-  products: number
-  publish_a_price: number
-  sales_gated: number
-  no_price: number
-  entry_usd_month: PriceSpread | null
-  unit_price_usd_by_unit: Record<string, PriceSpread>
-  pricing_models: Record<string, number>
-}
+export const Comparable = z.object({
+  category: z.enum(INDEX_CATEGORIES),
+  products: z.number().int(),
+  publish_a_price: z.number().int(),
+  sales_gated: z.number().int(),
+  no_price: z.number().int(),
+  entry_usd_month: PriceSpread.nullable(),
+  unit_price_usd_by_unit: z.record(z.string(), PriceSpread),
+  pricing_models: z.record(z.string(), z.number().int()),
+})
+export type Comparable = z.infer<typeof Comparable>
 
-export interface PriceSpread {
-  n: number
-  median: number
-  min: number
-  max: number
-}
-
-export interface PricingBundle {
-  rows: PricingRow[]
-  comparables: Comparable[]
+export const PricingBundle = z.object({
+  rows: z.array(PricingRow),
+  comparables: z.array(Comparable),
   /** Derived from the rows: publish a price, sales-gated, no published price (FORMAT.md). */
-  counts: {
-    rows: number
-    publish_a_price: number
-    sales_gated: number
-    no_published_price: number
-  }
-  latest_correction: string | null
-}
+  counts: z.object({
+    rows: z.number().int(),
+    publish_a_price: z.number().int(),
+    sales_gated: z.number().int(),
+    no_published_price: z.number().int(),
+  }),
+  latest_correction: z.string().nullable(),
+})
+export type PricingBundle = z.infer<typeof PricingBundle>
 
-export interface ChangesBundle {
-  corrections: Correction[]
-}
+export const ChangesBundle = z.object({ corrections: z.array(Correction) })
+export type ChangesBundle = z.infer<typeof ChangesBundle>
 
 /** Names of the bundles the build writes; paid ones are never part of the public file set. */
 export const BUNDLES = {
@@ -103,15 +120,18 @@ export const BUNDLES = {
 } as const
 export type BundleName = keyof typeof BUNDLES
 
-export interface BundleData {
-  catalogue: Catalogue
-  preview: RulesBundle
-  lessons: RulesBundle
-  playbooks: PlaybooksBundle
-  checklist: ChecklistBundle
-  pricing: PricingBundle
-  changes: ChangesBundle
-}
+/** The schema of each bundle's body. */
+export const BUNDLE_SCHEMAS = {
+  catalogue: Catalogue,
+  preview: RulesBundle,
+  lessons: RulesBundle,
+  playbooks: PlaybooksBundle,
+  checklist: ChecklistBundle,
+  pricing: PricingBundle,
+  changes: ChangesBundle,
+} as const satisfies Record<BundleName, z.ZodType>
+
+export type BundleData = { [K in BundleName]: z.infer<(typeof BUNDLE_SCHEMAS)[K]> }
 
 /** manifest.json: each bundle's content-hashed file and hash. */
 export interface BundleManifest {

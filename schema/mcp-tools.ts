@@ -45,8 +45,11 @@ export const MCP_TOOLS: readonly McpTool[] = [
   ),
 ]
 
-/** What initialize advertises under capabilities.experimental (payment transport draft). */
-export const PAYMENT_CAPABILITY = { payment: { methods: { stripe: { intents: ['charge'] } } } } as const
+/** The MCP revisions POST /mcp serves, newest first: 2026-07-28 per request, 2025-11-25 with initialize. */
+export const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25'] as const
+
+/** What initialize and server/discover advertise under capabilities.experimental (payment transport draft). */
+export const PAYMENT_CAPABILITY = { payment: { methods: { stripe: { intents: ['charge'] } } } }
 
 /** What the server card says the server does: only what the tools above serve. */
 export const MCP_DESCRIPTION = `Engineering-practice rules, playbooks and pre-ship gates traced to real incidents, as MCP tools: the catalogue and the foundational rules are free, the rest cost ${PRICE.display} per call, paid in band over the HTTP 402 Payment scheme.`

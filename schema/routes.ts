@@ -181,11 +181,37 @@ export const ROUTES: readonly Route[] = [
     params: [],
   },
   {
+    name: 'mcp_server_card',
+    method: 'GET',
+    path: '/mcp/server-card',
+    access: 'free',
+    summary:
+      'MCP server card (Server Card draft): name, version, the streamable-http endpoint and its protocol versions',
+    params: [],
+  },
+  {
+    name: 'mcp_catalog',
+    method: 'GET',
+    path: '/.well-known/ai-catalog.json',
+    access: 'free',
+    summary: 'AI Catalog pointing to the MCP server card (also at /.well-known/mcp/catalog.json)',
+    params: [],
+  },
+  {
+    name: 'mcp_catalog_well_known',
+    method: 'GET',
+    path: '/.well-known/mcp/catalog.json',
+    access: 'free',
+    summary: 'AI Catalog pointing to the MCP server card',
+    params: [],
+  },
+  {
     name: 'mcp_card',
     method: 'GET',
     path: '/.well-known/mcp.json',
     access: 'free',
-    summary: 'MCP server card: transport, capabilities, instructions',
+    summary:
+      'Older MCP server card shape (SEP-1649): transport, capabilities, instructions, tools with prices',
     params: [],
   },
   {

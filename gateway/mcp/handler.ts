@@ -1,15 +1,17 @@
 /**
- * POST /mcp: stateless Streamable HTTP (a fresh server and transport per request, JSON answers).
+ * POST /mcp for both protocol eras from one server definition: 2026-07-28 requests (a per-request
+ * envelope, `server/discover`) through the SDK's per-request handler, 2025-era requests
+ * (`initialize`, no envelope) through a stateless transport. Answers are JSON, never a stream.
  * Free tools answer directly; paid tools settle in band through the same payment core as HTTP.
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-} from '@modelcontextprotocol/sdk/types.js'
+  createMcpHandler,
+  isLegacyRequest,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server'
 import { MCP_INSTRUCTIONS, PAYMENT_CAPABILITY } from '../../schema/mcp-tools.js'
 import { SERVICE_VERSION } from '../../schema/routes.js'
 import { paymentConfig } from '../config.js'
@@ -18,37 +20,49 @@ import { checkParams } from '../datasets/query.js'
 import type { Env } from '../env.js'
 import { clientAddress } from '../payment/http.js'
 import { countHit } from '../stats.js'
+import { forbiddenOrigin, originAllowed } from './origin.js'
 import { callPaidTool } from './paid-call.js'
-import { listedTools, toolNamed } from './tools.js'
+import { listedTools, TOOL_LIST_CACHE, toolNamed } from './tools.js'
 
 function createServer(env: Env, ctx: ExecutionContext, request: Request): Server {
   const server = new Server(
     { name: 'rules-pricing-index', title: 'Rules and Pricing-Index Service', version: SERVICE_VERSION },
-    { capabilities: { tools: {}, experimental: PAYMENT_CAPABILITY }, instructions: MCP_INSTRUCTIONS },
+    {
+      capabilities: { tools: {}, experimental: PAYMENT_CAPABILITY },
+      instructions: MCP_INSTRUCTIONS,
+      cacheHints: { 'tools/list': TOOL_LIST_CACHE },
+    },
   )
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools() }))
-  server.setRequestHandler(CallToolRequestSchema, async (call) => {
+  server.setRequestHandler('tools/list', () => ({ tools: listedTools() }))
+  server.setRequestHandler('tools/call', async (call) => {
     const tool = toolNamed(call.params.name)
     if (!tool)
-      throw new McpError(ErrorCode.InvalidParams, `unknown tool "${call.params.name}"`, {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown tool "${call.params.name}"`, {
         tools: listedTools().map((t) => t.name),
       })
     const args = call.params.arguments ?? {}
     const entries = Object.entries(args).map(([k, v]): [string, string] => {
       if (typeof v !== 'string')
-        throw new McpError(ErrorCode.InvalidParams, `argument "${k}" must be a string`)
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `argument "${k}" must be a string`)
       return [k, v]
     })
     const checked = checkParams(tool.route, entries)
-    if ('status' in checked) throw new McpError(ErrorCode.InvalidParams, checked.detail, checked.extra)
+    if ('status' in checked)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, checked.detail, checked.extra)
     const prepared = PREPARE[tool.route.name]?.(checked.filters, Date.now())
-    if (!prepared) throw new McpError(ErrorCode.InternalError, `no data for ${tool.name}`)
+    if (!prepared) throw new ProtocolError(ProtocolErrorCode.InternalError, `no data for ${tool.name}`)
     const endpoint = `mcp:${tool.name}`
     if (!prepared.ok && prepared.problem.status === 400)
-      throw new McpError(ErrorCode.InvalidParams, prepared.problem.detail, prepared.problem.extra)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        prepared.problem.detail,
+        prepared.problem.extra,
+      )
     if (!prepared.ok) {
       countHit(ctx, env, request, endpoint, 'rejected')
       // A filter that matches nothing: a tool error the model can read, with the valid values; no charge.
+      // The problem goes in the text only: structuredContent must match the tool's outputSchema, and
+      // some clients check it on errors too.
       return {
         isError: true,
         content: [
@@ -57,7 +71,6 @@ function createServer(env: Env, ctx: ExecutionContext, request: Request): Server
             text: `${prepared.problem.detail}\n${JSON.stringify(prepared.problem.extra ?? {})}`,
           },
         ],
-        structuredContent: { problem: { ...prepared.problem } },
       }
     }
     if (tool.route.access === 'free') {
@@ -67,8 +80,8 @@ function createServer(env: Env, ctx: ExecutionContext, request: Request): Server
     }
     const config = paymentConfig(env)
     if (!config.ok)
-      throw new McpError(
-        ErrorCode.InternalError,
+      throw new ProtocolError(
+        ProtocolErrorCode.InternalError,
         `payments are not configured: ${config.problems.join('; ')}`,
       )
     const result = await callPaidTool(
@@ -105,9 +118,22 @@ async function singleMessage(request: Request): Promise<Request | Response> {
 }
 
 export async function handleMcp(incoming: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const origin = incoming.headers.get('origin')
+  if (!originAllowed(origin)) return forbiddenOrigin(origin ?? '')
   const request = await singleMessage(incoming)
   if (request instanceof Response) return request
-  const server = createServer(env, ctx, request)
+  const factory = () => createServer(env, ctx, request)
+  if (await isLegacyRequest(request)) return legacy(factory(), request, ctx)
+  const modern = createMcpHandler(factory, { legacy: 'reject', responseMode: 'json' })
+  try {
+    return await modern.fetch(request)
+  } finally {
+    ctx.waitUntil(modern.close())
+  }
+}
+
+/** 2025-era traffic: one stateless transport per request, answering in JSON. */
+async function legacy(server: Server, request: Request, ctx: ExecutionContext): Promise<Response> {
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

@@ -3,6 +3,7 @@
  * _meta["org.paymentauth/payment-required"]; with one, settle it and return the payload with
  * _meta["org.paymentauth/receipt"]; a refused credential is an isError result, never a JSON-RPC error.
  */
+import type { CallToolResult } from '@modelcontextprotocol/server'
 import type { McpTool } from '../../schema/mcp-tools.js'
 import { type Outcome, PRICE } from '../../schema/routes.js'
 import type { Prepared } from '../datasets/query.js'
@@ -33,7 +34,12 @@ type PaidOutcome = Extract<Outcome, 'challenged' | 'refused' | 'paid'>
  * or a client over its failure limit (429) carries none, since the same credential is to be sent
  * again (503) or nothing is to be tried for a while (429).
  */
-async function refusedResult(config: PaymentConfig, binding: Binding, tool: McpTool, r: Refusal) {
+async function refusedResult(
+  config: PaymentConfig,
+  binding: Binding,
+  tool: McpTool,
+  r: Refusal,
+): Promise<CallToolResult> {
   const text =
     r.status === 402
       ? `Payment refused (${r.problem}): ${r.detail}. ${tool.name} costs ${PRICE.display}: pay the fresh challenge in _meta["${META_PAYMENT_REQUIRED}"] and call again with _meta["${META_CREDENTIAL}"].`
@@ -61,7 +67,7 @@ export async function callPaidTool(
   prepared: Extract<Prepared, { ok: true }>,
   meta: Record<string, unknown> | undefined,
   clientAddress: string,
-): Promise<{ outcome: PaidOutcome; result: Record<string, unknown> }> {
+): Promise<{ outcome: PaidOutcome; result: CallToolResult }> {
   const binding: Binding = { via: 'mcp', target: tool.name, query: normaliseQuery(prepared.filters) }
   const raw = meta?.[META_CREDENTIAL]
   if (raw === undefined) {

@@ -2,8 +2,12 @@
  * MCP tool definitions as the protocol lists them: name, title, description and a JSON Schema
  * for the arguments, derived from the route each tool serves.
  */
+import { outputSchemas } from '../../dist/private/bundles.js'
 import { MCP_TOOLS, type McpTool } from '../../schema/mcp-tools.js'
 import { PRICE } from '../../schema/routes.js'
+
+/** How long a client may keep the tool list: it changes only with a new deployment. */
+export const TOOL_LIST_CACHE = { ttlMs: 5 * 60_000, cacheScope: 'public' } as const
 
 export function listedTools() {
   return MCP_TOOLS.map((tool) => ({
@@ -25,6 +29,7 @@ export function listedTools() {
       ),
       additionalProperties: false,
     },
+    outputSchema: outputSchemas[tool.name],
     annotations: { readOnlyHint: true, openWorldHint: false, idempotentHint: true },
     _meta: {
       price: tool.route.access === 'paid' ? { amount: PRICE.amount, currency: PRICE.currency } : 'free',

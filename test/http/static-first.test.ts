@@ -3,7 +3,7 @@
  * the Worker runs only for paths that need code. Which paths are static is derived from the build:
  * a route whose path is a file in the public folder.
  */
-import { existsSync } from 'node:fs'
+import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { unstable_readConfig } from 'wrangler'
@@ -20,7 +20,8 @@ const runWorkerFirst = (() => {
 const runsWorker = (path: string) =>
   runWorkerFirst.some((rule) => (rule.endsWith('/*') ? path.startsWith(rule.slice(0, -1)) : path === rule))
 
-const servedAsFile = (path: string) => existsSync(join(publicDir(), path))
+const servedAsFile = (path: string) =>
+  statSync(join(publicDir(), path), { throwIfNoEntry: false })?.isFile() === true
 const staticRoutes = ROUTES.filter((r) => servedAsFile(r.path))
 const dynamicRoutes = ROUTES.filter((r) => !servedAsFile(r.path))
 

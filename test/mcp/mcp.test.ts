@@ -112,6 +112,9 @@ describe('MCP server', () => {
     const result = await client.callTool({ name: 'fde_lessons_full', arguments: { topic: 'no-such-topic' } })
     expect(result.isError).toBe(true)
     expect(result._meta?.[PAYMENT_REQUIRED]).toBeUndefined()
+    const text = (result.content as { text: string }[])[0]?.text
+    expect(text).toContain('no-such-topic')
+    expect(text).toContain('"deploy"')
   })
 })
 

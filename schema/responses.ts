@@ -1,0 +1,117 @@
+/**
+ * The body of every success answer, by route name: one zod schema each. openapi.json and the MCP
+ * tools' outputSchema are generated from these, and tests check real answers against them.
+ */
+import { z } from 'zod'
+import { Correction, PricingRow } from './content.js'
+import {
+  Catalogue,
+  Comparable,
+  PricingBundle,
+  PublishedGate,
+  PublishedPlaybook,
+  PublishedRule,
+} from './datasets.js'
+import { PricingIndexDescriptor } from './pricing-index.js'
+import { OUTCOMES } from './routes.js'
+import { Contributions } from './submission.js'
+
+const count = z.number().int().nonnegative()
+/** Present when the call named a topic: only items carrying it are listed. */
+const topic = z.string().optional()
+
+export const RulesAnswer = z.object({ topic, count, rules: z.array(PublishedRule) })
+export const PlaybooksAnswer = z.object({ topic, count, playbooks: z.array(PublishedPlaybook) })
+export const ChecklistAnswer = z.object({
+  /** Present when the call named a phase: its name, and only its gates are listed. */
+  phase: z.string().optional(),
+  count,
+  checklist: z.array(PublishedGate),
+})
+/** The whole index, or one category's rows and comparables when the call named one. */
+export const PricingAnswer = z.union([
+  PricingBundle,
+  z.object({
+    category: z.string(),
+    rows: z.array(PricingRow),
+    comparables: z.array(Comparable),
+    latest_correction: z.string().nullable(),
+  }),
+])
+export const ChangesAnswer = z.object({ since: z.string(), count, corrections: z.array(Correction) })
+
+const ByOutcome = z.object(
+  Object.fromEntries(OUTCOMES.map((o) => [o, count])) as Record<(typeof OUTCOMES)[number], typeof count>,
+)
+export const StatsAnswer = z.object({
+  note: z.string(),
+  counting_since: z.string().nullable(),
+  totals: z.object({ requests: count, by_outcome: ByOutcome }),
+  by_endpoint: z.record(z.string(), z.object({ requests: count, by_outcome: ByOutcome })),
+  by_client_class: z.record(z.string(), count),
+  submissions: z.object({ accepted: count }),
+  outcome_meanings: z.record(z.enum(OUTCOMES), z.string()),
+})
+export type StatsAnswer = z.infer<typeof StatsAnswer>
+
+export const JwksAnswer = z.object({
+  keys: z.array(z.looseObject({ kty: z.string(), crv: z.string(), x: z.string(), kid: z.string() })),
+})
+
+export const RESPONSES = {
+  catalogue: Catalogue,
+  preview: RulesAnswer,
+  lessons: RulesAnswer,
+  playbooks: PlaybooksAnswer,
+  checklist: ChecklistAnswer,
+  pricing: PricingAnswer,
+  changes: ChangesAnswer,
+  index: PricingIndexDescriptor,
+  aggregates: Contributions,
+  stats: StatsAnswer,
+  jwks: JwksAnswer,
+} as const satisfies Record<string, z.ZodType>
+
+export type AnswerRoute = keyof typeof RESPONSES
+
+const JSON_SCHEMA_OPTIONS = { io: 'output', unrepresentable: 'any' } as const
+
+/** A route's success body as one self-contained JSON Schema (2020-12): an MCP tool's outputSchema. */
+export function responseJsonSchema(route: AnswerRoute): Record<string, unknown> {
+  const { $schema: _, ...schema } = z.toJSONSchema(RESPONSES[route], JSON_SCHEMA_OPTIONS)
+  return schema
+}
+
+/** Names under which shapes used by several answers are written once in openapi.json. */
+const SHARED: [z.ZodType, string][] = [
+  [PublishedRule, 'Rule'],
+  [PublishedPlaybook, 'Playbook'],
+  [PublishedGate, 'Gate'],
+  [PricingRow, 'PricingRow'],
+  [Comparable, 'Comparable'],
+  [Correction, 'Correction'],
+  [Contributions, 'Contributions'],
+]
+
+/**
+ * Every answer schema for openapi.json: the shared shapes and one schema per answer, each written
+ * once under components/schemas; `ref` names the component of a route's answer.
+ */
+export function responseComponents(prefix: string): {
+  schemas: Record<string, unknown>
+  ref: (route: AnswerRoute) => { $ref: string }
+} {
+  const registry = z.registry<{ id: string }>()
+  for (const [schema, id] of SHARED) registry.add(schema, { id })
+  const names = new Map<z.ZodType, string>()
+  for (const [route, schema] of Object.entries(RESPONSES) as [AnswerRoute, z.ZodType][]) {
+    const name = names.get(schema) ?? `${route[0]?.toUpperCase()}${route.slice(1)}Answer`
+    if (!names.has(schema)) registry.add(schema, { id: name })
+    names.set(schema, name)
+  }
+  const { schemas } = z.toJSONSchema(registry, { ...JSON_SCHEMA_OPTIONS, uri: (id) => `${prefix}${id}` })
+  const clean = Object.fromEntries(
+    Object.entries(schemas).map(([id, { $schema: _, $id: __, ...schema }]) => [id, schema]),
+  )
+  return { schemas: clean, ref: (route) => ({ $ref: `${prefix}${names.get(RESPONSES[route])}` }) }
+}
