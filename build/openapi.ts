@@ -2,7 +2,7 @@
  * openapi.json (OpenAPI 3.1.0), derived from the route table, the price and the zod contracts.
  */
 
-import { z } from 'zod'
+import * as z from 'zod'
 import type { ServiceUrls } from '../schema/config.js'
 import { JWKS_PATH, RECEIPT_CLAIMS, RECEIPT_POLICY } from '../schema/receipt-claims.js'
 import { type AnswerRoute, RESPONSES, responseComponents } from '../schema/responses.js'

@@ -2,7 +2,7 @@
  * Content model: what an editor writes in content/ (one YAML file per rule, playbook, gate and
  * pricing row). The build validates every file against these schemas; the gateway serves the result.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { EvidenceLabel, IndexCategory, IsoDate, PhaseSlug, PricingModel } from './vocabulary.js'
 
 const Id = z

@@ -1,7 +1,7 @@
 /**
  * Shapes of the compiled datasets: what the build writes into bundles and the gateway serves.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { Correction, Gate, Playbook, PricingRow, Rule, ThresholdUse } from './content.js'
 import { INDEX_CATEGORIES } from './vocabulary.js'
 

@@ -1,7 +1,7 @@
 /**
  * The pricing index descriptor returned by GET /v1/pricing/index (SPEC.md, field for field).
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { Contributions } from './submission.js'
 
 export const PricingIndexDescriptor = z.strictObject({

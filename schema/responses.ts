@@ -2,7 +2,7 @@
  * The body of every success answer, by route name: one zod schema each. openapi.json and the MCP
  * tools' outputSchema are generated from these, and tests check real answers against them.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { Correction, PricingRow } from './content.js'
 import {
   Catalogue,

@@ -1,7 +1,7 @@
 /**
  * A crowd pricing submission (body of POST /v1/pricing/submit) and the aggregates published from them.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { PricingModel, SubmissionCategory } from './vocabulary.js'
 
 const Price = z.number().finite().nonnegative().max(10_000_000)

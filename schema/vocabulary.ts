@@ -2,7 +2,7 @@
  * The fixed vocabularies of the service: phases, evidence labels, categories, pricing models.
  * Every other file (content validation, discovery documents, gateway filters) reads them from here.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 
 /** The six phases of the rules inventory, in SPEC.md order. `slug` is what filters and files use. */
 export const PHASES = [

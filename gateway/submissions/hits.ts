@@ -4,7 +4,7 @@
  * D1 batch of upserts with `n = n + ?`, so concurrent batches all count. Answers 204; a malformed
  * batch is a 400 (a gateway bug, not a client's), never a 500.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { OUTCOMES } from '../../schema/routes.js'
 import { badRequest, problemResponse } from '../http/problem.js'
 import { today } from './aggregate.js'

@@ -3,7 +3,7 @@
  * with what is allowed there. Messages are written here, never taken from the input: an error names
  * a field and the rule, not the value that broke it.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { Submission } from '../../schema/submission.js'
 
 export interface FieldError {
