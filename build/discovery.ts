@@ -3,7 +3,7 @@
  * inventory, the route table and the MCP tool list.
  */
 
-import { CONTACT, PUBLISHER, type ServiceUrls } from '../schema/config.js'
+import { PUBLISHER, type ServiceUrls } from '../schema/config.js'
 import type { Catalogue } from '../schema/datasets.js'
 import {
   MCP_DESCRIPTION,
@@ -51,7 +51,7 @@ export function agentsJson(catalogue: Catalogue, urls: ServiceUrls) {
     },
     endpoints: endpointStrings(),
     topics_example: topicsExample(catalogue),
-    contact: CONTACT,
+    contact: urls.contact,
     links: {
       openapi: `${urls.base_url}/openapi.json`,
       mcp_server_card: `${urls.base_url}${MCP_CARD_PATH}`,

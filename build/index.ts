@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path'
 import type { ServiceUrls } from '../schema/config.js'
 import { canonicalize } from '../schema/jcs.js'
 import { bundle, bundlesModule } from './bundle.js'
+import { addressBreaks } from './check-addresses.js'
 import { checkBundles } from './check-bundles.js'
 import { checkOpenapi } from './check-openapi.js'
 import { collect } from './collect.js'
@@ -46,6 +47,7 @@ export interface BuildResult {
 
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const issues: BuildIssue[] = []
+  issues.push(...addressBreaks(options.urls))
   const raw = await collect(options.contentDir, issues)
   const content = validate(raw, options.expected, issues)
   if (issues.length) throw new BuildFailed(issues)
@@ -73,7 +75,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     ...MCP_CATALOG_PATHS.map((path) => [`public${path}`, pretty(mcpCatalog(options.urls))] as const),
     ['public/openapi.json', apiText],
     ['public/llms.txt', llmsTxt(data.catalogue, options.urls)],
-    ['public/pricing/index.html', pricingPage(data.pricing, data.changes)],
+    ['public/pricing/index.html', pricingPage(data.pricing, data.changes, options.urls)],
     ['public/_headers', HEADERS],
     ['public/index.html', landingPage(DESCRIPTION, options.urls)],
   ])

@@ -3,7 +3,7 @@
  * charts, no script and no outside request. Built only from the bundles, so the same content always
  * gives the same bytes (no build date, no live numbers).
  */
-import { CONTACT } from '../schema/config.js'
+import type { ServiceUrls } from '../schema/config.js'
 import type { PricingRow } from '../schema/content.js'
 import type { ChangesBundle, Comparable, PricingBundle } from '../schema/datasets.js'
 import { DATASET_NAME, methodStatement, PRIVACY_STATEMENT, RIGHT_OF_REPLY } from '../schema/pricing-index.js'
@@ -26,7 +26,7 @@ import { PRICING_PAGE_CSS } from './pricing-style.js'
 /** Links are root-relative: the page is served by the same origin as the API (/pricing/ on base_url). */
 const path = (name: string) => routeByName(name).path
 
-export function pricingPage(pricing: PricingBundle, changes: ChangesBundle): string {
+export function pricingPage(pricing: PricingBundle, changes: ChangesBundle, urls: ServiceUrls): string {
   const rows = pricing.rows
   const { publish_a_price: priced, sales_gated: gated, no_published_price: unpriced } = pricing.counts
   const categories = INDEX_CATEGORIES.map((category) => ({
@@ -88,7 +88,7 @@ ${correctionsTable(changes.corrections, rows)}
 <section id="right-of-reply" aria-labelledby="reply-h">
 <h2 id="reply-h">Right of reply</h2>
 <p class="statement">${escapeHtml(RIGHT_OF_REPLY)}</p>
-<p>Contact: <a href="mailto:${escapeHtml(CONTACT)}">${escapeHtml(CONTACT)}</a> (also in <a href="${escapeHtml(path('manifest'))}">${escapeHtml(path('manifest'))}</a>).</p>
+<p>Contact: <a href="mailto:${escapeHtml(urls.contact)}">${escapeHtml(urls.contact)}</a> (also in <a href="${escapeHtml(path('manifest'))}">${escapeHtml(path('manifest'))}</a>).</p>
 </section>
 <section id="privacy" aria-labelledby="privacy-h">
 <h2 id="privacy-h">Privacy</h2>

@@ -3,7 +3,7 @@
  * the service, and an optional origin override so tests (and dry runs) read from a local server.
  */
 import { Agent, interceptors, request } from 'undici'
-import { CONTACT, PUBLISHER } from '../schema/config.js'
+import { LOCAL_URLS, PUBLISHER } from '../schema/config.js'
 import { SERVICE_VERSION } from '../schema/routes.js'
 
 export interface FetchedPage {
@@ -22,9 +22,13 @@ export interface FetcherOptions {
   origin?: string
   timeoutMs?: number
   maxRedirections?: number
+  /** The address a vendor can write to about our reads, named in the User-Agent. */
+  contact?: string
 }
 
-export const USER_AGENT = `RulesPricingIndex-reread/${SERVICE_VERSION} (${PUBLISHER}; monthly check that pricing quotes are still on vendor pages; contact ${CONTACT})`
+/** Who is reading, why, and whom to write to: a vendor's logs show it on every read. */
+export const userAgent = (contact: string) =>
+  `RulesPricingIndex-reread/${SERVICE_VERSION} (${PUBLISHER}; monthly check that pricing quotes are still on vendor pages; contact ${contact})`
 
 /** Pages past this size are cut: a pricing page is never this big, a runaway download might be. */
 const MAX_BYTES = 5 * 1024 * 1024
@@ -51,7 +55,7 @@ export function undiciFetcher(options: FetcherOptions = {}): Fetcher & { close()
       dispatcher,
       signal: AbortSignal.timeout(timeoutMs),
       headers: {
-        'user-agent': USER_AGENT,
+        'user-agent': userAgent(options.contact ?? LOCAL_URLS.contact),
         accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5',
         'accept-language': 'en',
       },

@@ -8,7 +8,7 @@ import { htmlToText, normaliseSpace } from './html-text.js'
 import type { Fetcher } from './reread-fetch.js'
 
 export { htmlToText } from './html-text.js'
-export { type FetchedPage, type Fetcher, rewriteOrigin, USER_AGENT, undiciFetcher } from './reread-fetch.js'
+export { type FetchedPage, type Fetcher, rewriteOrigin, undiciFetcher, userAgent } from './reread-fetch.js'
 export { renderReport, summaryLines } from './reread-report.js'
 
 /**

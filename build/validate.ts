@@ -20,6 +20,7 @@ import {
 } from '../schema/content.js'
 import { EVIDENCE_LABELS, PHASES } from '../schema/vocabulary.js'
 import type { RawContent, RawFile } from './collect.js'
+import { gateSourceBreaks } from './gate-sources.js'
 import type { BuildIssue } from './issues.js'
 import { priceAppearsIn } from './price-in-quote.js'
 import { footingBreaks } from './pricing-footing.js'
@@ -83,7 +84,10 @@ export function validate(
 
   const ruleIds = new Set(rules.map((r) => r.value.id))
   for (const p of playbooks) checkRefs(p.file, 'applies_rules', p.value.applies_rules, ruleIds, issues)
-  for (const g of gates) checkRefs(g.file, 'rules', g.value.rules, ruleIds, issues)
+  for (const g of gates) {
+    checkRefs(g.file, 'rules', g.value.rules, ruleIds, issues)
+    for (const b of gateSourceBreaks(g.value)) issues.push({ file: g.file, ...b })
+  }
 
   const inventory = expected ?? (raw.inventory ? parseOne(raw.inventory, Inventory, issues) : null)
   if (!raw.inventory && !expected)

@@ -1,11 +1,14 @@
 /**
- * Service addresses ({base_url}, {site_url}, {register_url} in SPEC.md) with their local defaults.
- * The build writes them into discovery documents; the gateway reads the same names from its vars.
+ * Service addresses ({base_url}, {site_url}, {register_url} in SPEC.md) and the corrections contact,
+ * with their local defaults. The build writes them into discovery documents and the pricing page;
+ * the gateway reads the addresses from its vars. A deployment sets all four (README, "Deploying").
  */
 export interface ServiceUrls {
   base_url: string
   site_url: string
   register_url: string
+  /** Where vendors and buyers write for corrections and refunds. */
+  contact: string
 }
 
 export const LOCAL_URLS: ServiceUrls = {
@@ -13,9 +16,10 @@ export const LOCAL_URLS: ServiceUrls = {
   site_url: 'http://127.0.0.1:8787/pricing/',
   // The open register's real address is deployment configuration; `.invalid` can never resolve.
   register_url: 'https://register.invalid/warn-notices.csv',
+  // A placeholder that can never receive mail; a build for a public address refuses it.
+  contact: 'corrections@rules-pricing-index.invalid',
 }
 
-export const CONTACT = 'corrections@rules-pricing-index.invalid'
 export const PUBLISHER = 'Rules and Pricing-Index Service'
 
 /** The processor secret of the local stand-in; a deployed gateway refuses it. */

@@ -28,8 +28,8 @@ export const Incident = z.strictObject({
   what_happened: Claim,
   cost: Claim,
   postmortem_url: HttpsUrl,
-  /** The day we last read the postmortem (or its stored copy); required once every rule is re-read. */
-  read_on: IsoDate.optional(),
+  /** The day we last read the postmortem (or a stored copy of it). */
+  read_on: IsoDate,
   /** An archived copy of the postmortem, only one we have seen; absent when none is known. */
   archive_url: HttpsUrl.optional(),
   /** Further public sources (archive copies, regulator filings). */
@@ -79,6 +79,10 @@ export const Gate = z.strictObject({
   prevents: Text,
   check: Text,
   rules: z.array(Id).default([]),
+  /** The write-up of the incident `prevents` names; the build requires it when one is named. */
+  source_url: HttpsUrl.optional(),
+  /** The day we last read source_url (or a stored copy of it); required with it (the build checks). */
+  read_on: IsoDate.optional(),
 })
 export type Gate = z.infer<typeof Gate>
 

@@ -22,6 +22,7 @@ import {
   undiciFetcher,
 } from '../build/reread.js'
 import { loadPricingRows } from '../build/reread-rows.js'
+import { serviceUrlsFromEnv } from './service-urls.js'
 
 const { values } = parseArgs({
   options: {
@@ -54,7 +55,7 @@ if (problems.length) {
   process.exit(1)
 }
 
-const fetcher = undiciFetcher({ origin: values.origin })
+const fetcher = undiciFetcher({ origin: values.origin, contact: serviceUrlsFromEnv().contact })
 const results: RereadResult[] = []
 let next = 0
 // A few pages at a time: polite to vendors, and a slow page does not hold up the rest.

@@ -1,5 +1,6 @@
 /**
- * Reads {base_url}, {site_url} and {register_url} from the environment, with local defaults.
+ * Reads {base_url}, {site_url}, {register_url} and the contact (BASE_URL, SITE_URL, REGISTER_URL,
+ * CONTACT) from the environment, with local defaults.
  */
 import { LOCAL_URLS, type ServiceUrls } from '../schema/config.js'
 
@@ -10,5 +11,6 @@ export function serviceUrlsFromEnv(env: NodeJS.ProcessEnv = process.env): Servic
     base_url: base,
     site_url: env.SITE_URL ?? `${base}/pricing/`,
     register_url: env.REGISTER_URL ?? LOCAL_URLS.register_url,
+    contact: env.CONTACT ?? LOCAL_URLS.contact,
   }
 }

@@ -11,7 +11,7 @@ import { createServer } from 'node:net'
 import { basename, dirname, join, resolve } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { build } from '../build/index.js'
-import { STANDIN_SECRET } from '../schema/config.js'
+import { LOCAL_URLS, type ServiceUrls, STANDIN_SECRET } from '../schema/config.js'
 import { startLocalFront } from './local-front.js'
 import { type ProcessorStandin, type StandinOptions, startProcessorStandin } from './processor-standin.js'
 
@@ -60,13 +60,9 @@ export const quietEnv = {
   NO_UPDATE_NOTIFIER: '1',
 }
 
-export function localUrls(port: number) {
+export function localUrls(port: number): ServiceUrls {
   const base = `http://127.0.0.1:${port}`
-  return {
-    base_url: base,
-    site_url: `${base}/pricing/`,
-    register_url: 'https://register.invalid/warn-notices.csv',
-  }
+  return { ...LOCAL_URLS, base_url: base, site_url: `${base}/pricing/` }
 }
 
 /** A per-state-dir secret, made once by `make`, so it survives a restart. */

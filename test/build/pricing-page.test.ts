@@ -156,12 +156,12 @@ describe('pricing page in Chromium', () => {
       quote: '"</blockquote><script>alert(1)</script>',
       source_url: 'https://vendor.example/?a=1&b="2"',
     }
-    const html = pricingPage({ ...pricing, rows: [hostile] }, changes)
+    const html = pricingPage({ ...pricing, rows: [hostile] }, changes, LOCAL_URLS)
     expect(html).not.toContain('<script>')
     expect(html).not.toContain('<img src=x')
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;')
     expect(html).toContain('href="https://vendor.example/?a=1&amp;b=&quot;2&quot;"')
-    expect(pricingPage(pricing, changes)).toBe(pricingPage(pricing, changes))
+    expect(pricingPage(pricing, changes, LOCAL_URLS)).toBe(pricingPage(pricing, changes, LOCAL_URLS))
   })
 
   it('fits a phone screen without sideways scrolling', async () => {

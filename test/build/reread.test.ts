@@ -13,8 +13,8 @@ import {
   rereadRow,
   rewriteOrigin,
   summaryLines,
-  USER_AGENT,
   undiciFetcher,
+  userAgent,
 } from '../../build/reread.js'
 import { PricingRow } from '../../schema/content.js'
 
@@ -83,7 +83,7 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 
 describe('re-read', () => {
   it('sorts rows into kept, changed and dropped, and reports each', async () => {
-    const fetcher = undiciFetcher({ origin })
+    const fetcher = undiciFetcher({ origin, contact: 'editors@example.org' })
     const results: RereadResult[] = []
     for (const r of [kept, changed, dropped]) results.push(await rereadRow(r, fetcher, { today: TODAY }))
     await fetcher.close()
@@ -111,7 +111,8 @@ describe('re-read', () => {
     // The new price is offered as a hint only.
     expect(byId['changed-row']?.hints.join(' ')).toContain('$3.50 per conversation')
     expect(byId['dropped-row']).toMatchObject({ status: 'dropped', http_status: 404 })
-    expect(userAgents.every((ua) => ua === USER_AGENT)).toBe(true)
+    expect(userAgents.every((ua) => ua === userAgent('editors@example.org'))).toBe(true)
+    expect(userAgents[0]).toContain('editors@example.org')
 
     const report = renderReport(results, { date: TODAY, origin })
     expect(report).toContain('3 rows: 1 kept, 1 changed, 1 dropped, 0 unreachable.')
@@ -150,5 +151,25 @@ describe('re-read', () => {
       'http://127.0.0.1:9/a/b?c=1',
     )
     expect(htmlToText('<p>a&amp;b</p><p>c&#36;1&lt;</p>')).toBe('a&b c$1<')
+  })
+})
+
+describe('the scheduled re-read', () => {
+  it('behavior: runs npm run reread monthly, sends the report to an editor and never changes content', async () => {
+    const { readFile } = await import('node:fs/promises')
+    const { parse } = await import('yaml')
+    const text = await readFile('.github/workflows/reread.yml', 'utf8')
+    const workflow = parse(text) as {
+      on: { schedule: { cron: string }[] }
+      permissions: Record<string, string>
+      jobs: Record<string, { steps: { run?: string }[] }>
+    }
+    expect(workflow.on.schedule[0]?.cron).toMatch(/^\S+ \S+ 1 \* \*$/)
+    const runs = Object.values(workflow.jobs).flatMap((job) => job.steps.map((s) => s.run ?? ''))
+    expect(runs.some((r) => r.includes('npm run reread'))).toBe(true)
+    expect(runs.some((r) => r.includes('gh issue create') && r.includes('reread-report.md'))).toBe(true)
+    // Read-only on the repository: the job can open an issue but cannot push a change to content.
+    expect(workflow.permissions.contents).toBe('read')
+    for (const r of runs) expect(r).not.toMatch(/git (commit|push)|content\//)
   })
 })
