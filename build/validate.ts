@@ -21,6 +21,7 @@ import {
 import { EVIDENCE_LABELS, PHASES } from '../schema/vocabulary.js'
 import type { RawContent, RawFile } from './collect.js'
 import { gateSourceBreaks } from './gate-sources.js'
+import { inlineLimitBreaks } from './inline-numbers.js'
 import type { BuildIssue } from './issues.js'
 import { priceAppearsIn } from './price-in-quote.js'
 import { footingBreaks } from './pricing-footing.js'
@@ -113,6 +114,12 @@ export function validate(
       return r.value
     })
   const rendered = { rules: render(rules), playbooks: render(playbooks), gates: render(gates) }
+  for (const [kind, items] of [
+    ['rule', rules],
+    ['gate', gates],
+    ['playbook', playbooks],
+  ] as const)
+    for (const { file, value } of items) issues.push(...inlineLimitBreaks(file, kind, value))
   // Only meaningful when every item parsed: a broken file could be the one that uses a threshold.
   if (
     raw.thresholds &&

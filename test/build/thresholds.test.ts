@@ -92,4 +92,15 @@ describe('thresholds', () => {
     const report = await buildFailure(dir)
     expect(report).toContain(`threshold "${first.name}" is defined twice`)
   })
+
+  it('error: a limit written inline instead of as a threshold fails the build, naming the file and field', async () => {
+    const dir = await copyOfContent()
+    const file = join(dir, 'gates', 'bulk-delete-marks-before-purging.yaml')
+    const gate = parse(await readFile(file, 'utf8'))
+    gate.check = `${gate.check} Keep the snapshot for at least 14 days.`
+    await writeFile(file, stringify(gate))
+    const report = await buildFailure(dir)
+    const section = report.slice(report.indexOf('gates/bulk-delete-marks-before-purging.yaml'))
+    expect(section).toMatch(/check: "14 days" is a number an agent must enforce, written inline/)
+  })
 })
