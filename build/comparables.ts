@@ -4,6 +4,7 @@
 import type { PricingRow } from '../schema/content.js'
 import type { Comparable, PriceSpread } from '../schema/datasets.js'
 import { INDEX_CATEGORIES } from '../schema/vocabulary.js'
+import { baseUnit } from './price-format.js'
 
 export function comparables(rows: readonly PricingRow[]): Comparable[] {
   return INDEX_CATEGORIES.map((category) => {
@@ -11,8 +12,10 @@ export function comparables(rows: readonly PricingRow[]): Comparable[] {
     const priced = inCategory.filter((r) => r.entry_usd_month !== null || r.unit_price_usd !== null)
     const byUnit: Record<string, number[]> = {}
     for (const r of inCategory)
-      if (r.unit_price_usd !== null && r.usage_unit !== null)
-        byUnit[r.usage_unit] = [...(byUnit[r.usage_unit] ?? []), r.unit_price_usd]
+      if (r.unit_price_usd !== null && r.usage_unit !== null) {
+        const unit = baseUnit(r.usage_unit)
+        byUnit[unit] = [...(byUnit[unit] ?? []), r.unit_price_usd]
+      }
     const models: Record<string, number> = {}
     for (const r of inCategory)
       if (r.pricing_model) models[r.pricing_model] = (models[r.pricing_model] ?? 0) + 1

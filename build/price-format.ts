@@ -21,6 +21,19 @@ export function nullReasonText(reason: PricingRow['null_reason']): string {
   return reason === 'sales-gated' ? 'sales call' : 'not published'
 }
 
+/**
+ * The base of a unit: what is counted, without the qualifier in parentheses ("resolution" for
+ * "resolution (first tier, first 50 a month)"). Prices with one base compare on one scale.
+ */
+export function baseUnit(unit: string): string {
+  return unit.replace(/\s*\(.*\)\s*$/, '').trim()
+}
+
+/** The qualifier of a unit, the words in parentheses, or null. */
+export function unitQualifier(unit: string | null): string | null {
+  return unit?.match(/\((.*)\)\s*$/)?.[1] ?? null
+}
+
 /** "per resolution", "per 1M input tokens (…)": the unit a unit price is charged in. */
 export function perUnit(unit: string | null): string {
   return unit ? `per ${unit}` : 'per unit'

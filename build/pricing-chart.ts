@@ -5,7 +5,7 @@
  */
 import type { PricingRow } from '../schema/content.js'
 import { escapeHtml } from './html.js'
-import { formatUsd, nullReasonText, perUnit } from './price-format.js'
+import { baseUnit, formatUsd, nullReasonText, perUnit, unitQualifier } from './price-format.js'
 
 /** Drawing units; the SVG scales to its container, so these are proportions, not pixels. */
 const WIDTH = 420
@@ -36,8 +36,8 @@ interface Group {
  */
 export function chartGroups(rows: readonly PricingRow[]): Group[] {
   const groups: Group[] = []
-  const item = (r: PricingRow, value: number | null): Item => ({
-    label: `${r.product} · ${r.vendor}`,
+  const item = (r: PricingRow, value: number | null, qualifier: string | null = null): Item => ({
+    label: `${r.product} · ${r.vendor}${qualifier ? ` (${qualifier})` : ''}`,
     value,
     marker: value === null ? nullReasonText(r.null_reason) : '',
     salesGated: r.sales_gated,
@@ -48,13 +48,15 @@ export function chartGroups(rows: readonly PricingRow[]): Group[] {
       heading: 'Entry price, USD per month',
       items: entry.map((r) => item(r, r.entry_usd_month)),
     })
-  const units = [...new Set(rows.flatMap((r) => (r.unit_price_usd === null ? [] : [r.usage_unit ?? ''])))]
+  // One scale per base unit: "resolution" and "resolution (first tier)" are the same thing counted.
+  const base = (r: PricingRow) => baseUnit(r.usage_unit ?? '')
+  const units = [...new Set(rows.flatMap((r) => (r.unit_price_usd === null ? [] : [base(r)])))]
   for (const unit of units.sort((a, b) => a.localeCompare(b)))
     groups.push({
       heading: `Unit price, USD ${perUnit(unit || null)}`,
       items: rows
-        .filter((r) => r.unit_price_usd !== null && (r.usage_unit ?? '') === unit)
-        .map((r) => item(r, r.unit_price_usd)),
+        .filter((r) => r.unit_price_usd !== null && base(r) === unit)
+        .map((r) => item(r, r.unit_price_usd, unitQualifier(r.usage_unit))),
     })
   const unpriced = rows.filter((r) => r.entry_usd_month === null && r.unit_price_usd === null)
   if (unpriced.length)

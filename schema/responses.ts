@@ -50,7 +50,9 @@ export const StatsAnswer = z.object({
   by_endpoint: z.record(z.string(), z.object({ requests: count, by_outcome: ByOutcome })),
   by_client_class: z.record(z.string(), count),
   submissions: z.object({ accepted: count }),
-  outcome_meanings: z.record(z.enum(OUTCOMES), z.string()),
+  outcome_meanings: z.object(
+    Object.fromEntries(OUTCOMES.map((o) => [o, z.string()])) as Record<(typeof OUTCOMES)[number], z.ZodString>,
+  ),
 })
 export type StatsAnswer = z.infer<typeof StatsAnswer>
 
@@ -103,7 +105,7 @@ export function responseComponents(prefix: string): {
 } {
   const registry = z.registry<{ id: string }>()
   for (const [schema, id] of SHARED) registry.add(schema, { id })
-  const names = new Map<z.ZodType, string>()
+  const names = new Map<z.ZodType, string>(SHARED)
   for (const [route, schema] of Object.entries(RESPONSES) as [AnswerRoute, z.ZodType][]) {
     const name = names.get(schema) ?? `${route[0]?.toUpperCase()}${route.slice(1)}Answer`
     if (!names.has(schema)) registry.add(schema, { id: name })

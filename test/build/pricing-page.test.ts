@@ -12,6 +12,8 @@ import { join } from 'node:path'
 import { type Browser, chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { build } from '../../build/index.js'
+import { baseUnit } from '../../build/price-format.js'
+import { chartGroups } from '../../build/pricing-chart.js'
 import { pricingPage } from '../../build/pricing-page.js'
 import { LOCAL_URLS } from '../../schema/config.js'
 import type { BundleManifest, ChangesBundle, PricingBundle } from '../../schema/datasets.js'
@@ -146,6 +148,31 @@ describe('pricing page in Chromium', () => {
     await mkdir(SCREENSHOTS, { recursive: true })
     await page.screenshot({ path: join(SCREENSHOTS, 'pricing-page.png'), fullPage: true })
     await context.close()
+  })
+
+  it('compares like with like: one chart per base unit, holding every product priced in it', () => {
+    for (const category of new Set(pricing.rows.map((r) => r.category))) {
+      const rows = pricing.rows.filter((r) => r.category === category)
+      const groups = chartGroups(rows)
+      const headings = groups.map((g) => g.heading)
+      expect(new Set(headings).size, category).toBe(headings.length)
+      for (const r of rows.filter((x) => x.unit_price_usd !== null)) {
+        const group = groups.find((g) => g.heading === `Unit price, USD per ${baseUnit(r.usage_unit ?? '')}`)
+        expect(
+          group?.items.some((i) => i.label.startsWith(`${r.product} · ${r.vendor}`)),
+          r.id,
+        ).toBe(true)
+      }
+    }
+    // Qualified units ("resolution (first tier, …)") join the plain ones on one scale.
+    const support = chartGroups(pricing.rows.filter((r) => r.category === 'support-agent'))
+    const resolutions = support.find((g) => g.heading === 'Unit price, USD per resolution')
+    expect(resolutions?.items.length).toBe(
+      pricing.rows.filter(
+        (r) => r.category === 'support-agent' && baseUnit(r.usage_unit ?? '') === 'resolution',
+      ).length,
+    )
+    expect(resolutions?.items.length).toBeGreaterThan(2)
   })
 
   it('escapes content and is the same on every build', () => {
