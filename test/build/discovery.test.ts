@@ -171,3 +171,26 @@ describe('openapi.json operations', () => {
     }
   })
 })
+
+describe('openapi.json under the reference linter', () => {
+  it("behavior: Redocly's recommended rules report no error", async () => {
+    const { createConfig, lintFromString } = await import('@redocly/openapi-core')
+    const problems = await lintFromString({
+      source: files.get('public/openapi.json') as string,
+      absoluteRef: 'openapi.json',
+      config: await createConfig({ extends: ['recommended'] }),
+    })
+    const errors = problems.filter((p) => p.severity === 'error')
+    expect(errors.map((e) => `${e.ruleId}: ${e.message} at ${e.location[0]?.pointer}`)).toEqual([])
+  })
+
+  it('behavior: every data answer has a response schema, not a bare object', () => {
+    const api = json('public/openapi.json')
+    for (const route of ROUTES.filter(
+      (r) => r.path.startsWith('/v1/') && r.access !== 'retired' && r.method === 'GET',
+    )) {
+      const schema = api.paths[route.path].get.responses['200'].content['application/json'].schema
+      expect(schema.$ref, route.path).toMatch(/^#\/components\/schemas\/\w+$/)
+    }
+  })
+})
