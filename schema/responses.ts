@@ -51,7 +51,10 @@ export const StatsAnswer = z.object({
   by_client_class: z.record(z.string(), count),
   submissions: z.object({ accepted: count }),
   outcome_meanings: z.object(
-    Object.fromEntries(OUTCOMES.map((o) => [o, z.string()])) as Record<(typeof OUTCOMES)[number], z.ZodString>,
+    Object.fromEntries(OUTCOMES.map((o) => [o, z.string()])) as Record<
+      (typeof OUTCOMES)[number],
+      z.ZodString
+    >,
   ),
 })
 export type StatsAnswer = z.infer<typeof StatsAnswer>
