@@ -5,20 +5,7 @@
 
 import type { Outcome } from '../schema/routes.js'
 import type { Env } from './env.js'
-
-const CLIENT_CLASSES: readonly [RegExp, string][] = [
-  [/mppx/i, 'mppx'],
-  [/mcp/i, 'mcp-client'],
-  [/curl/i, 'curl'],
-  [/python|httpx|aiohttp|requests/i, 'python'],
-  [/node|undici|axios/i, 'node'],
-  [/mozilla|chrome|safari/i, 'browser'],
-]
-
-export function clientClass(userAgent: string | null): string {
-  if (!userAgent) return 'none'
-  return CLIENT_CLASSES.find(([pattern]) => pattern.test(userAgent))?.[1] ?? 'other'
-}
+import { HitBatch } from './hit-batch.js'
 
 /** How long hits wait in an isolate before one batch carries them to the submissions Worker. */
 const HIT_FLUSH_MS = 5_000
@@ -26,8 +13,7 @@ const HIT_FLUSH_MS = 5_000
 const HIT_FLUSH_COUNT = 1_000
 
 /** This isolate's unsent hits, by endpoint, outcome and client class. */
-const pending = new Map<string, { endpoint: string; outcome: Outcome; client: string; n: number }>()
-let pendingTotal = 0
+const batch = new HitBatch()
 let flushScheduled = false
 
 /**
@@ -43,13 +29,8 @@ export function countHit(
   endpoint: string,
   outcome: Outcome,
 ): void {
-  const client = clientClass(req.headers.get('user-agent'))
-  const key = `${endpoint}\n${outcome}\n${client}`
-  const entry = pending.get(key)
-  if (entry) entry.n++
-  else pending.set(key, { endpoint, outcome, client, n: 1 })
-  pendingTotal++
-  if (pendingTotal >= HIT_FLUSH_COUNT) ctx.waitUntil(flush(env))
+  batch.add(endpoint, outcome, req.headers.get('user-agent'))
+  if (batch.total >= HIT_FLUSH_COUNT) ctx.waitUntil(flush(env))
   else if (!flushScheduled) {
     flushScheduled = true
     ctx.waitUntil(
@@ -63,10 +44,8 @@ export function countHit(
 
 /** Sends every unsent hit in one batch. A full batch leaves early; the pending timer stays, for later hits. */
 async function flush(env: Env): Promise<void> {
-  if (!pending.size) return
-  const hits = [...pending.values()]
-  pending.clear()
-  pendingTotal = 0
+  const hits = batch.take()
+  if (!hits.length) return
   const body = JSON.stringify({ hits })
   // Counters are best effort: a lost batch is acceptable, a failed request is not.
   await env.SUBMISSIONS.fetch('https://submissions/internal/hits', { method: 'POST', body }).then(
