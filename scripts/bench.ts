@@ -268,6 +268,10 @@ async function main() {
   say(
     `Run on ${new Date().toISOString().slice(0, 10)}, ${process.platform}, Node ${process.version}, local workerd (wrangler dev). Ratios matter; absolute times on a shared 2-core machine are noisy.`,
   )
+  say()
+  say(
+    'Before static-first serving, batched counting and the MCP v2 SDK (Worker run for every path, a counter write per request, SDK v1): bench/results-2026-11-22.md.',
+  )
 
   // (d) build time
   const realMs = await timeBuild('content')
@@ -363,7 +367,7 @@ async function main() {
     const counting = countingCost()
     say()
     say(
-      `Counting (gateway/hit-batch.ts, ${counting.n} hits in Node): ${fmt(counting.ms * 1000, 2)} µs CPU per request = ${fmt(counting.ms / row('free route /v1/fde-lessons/preview'), 4)}× the CPU of a free preview request above. No storage write and no subrequest per request; one batch per isolate every few seconds.`,
+      `Counting (gateway/hit-batch.ts, ${counting.n} hits in Node): ${fmt(counting.ms * 1000, 2)} µs CPU per request = ${fmt((100 * counting.ms) / row('free route /v1/fde-lessons/preview'), 4)}% of the CPU of a free preview request above. No storage write and no subrequest per request; one batch per isolate every few seconds.`,
     )
     say()
     say('## (b) Throughput under load (undici, 16 connections, 127.0.0.1)')
@@ -374,7 +378,10 @@ async function main() {
     say()
     const pair: [string, string][] = [
       ['static asset /agents.json', '/agents.json'],
-      ['free Worker route /v1/fde-lessons/preview?topic=retry', '/v1/fde-lessons/preview?topic=retry'],
+      [
+        'free Worker route /v1/fde-lessons/preview?topic=preflight',
+        '/v1/fde-lessons/preview?topic=preflight',
+      ],
     ]
     const sums = pair.map(() => ({ rps: 0, bytes: 0 }))
     for (let round = 0; round < 3; round++)
@@ -399,7 +406,7 @@ async function main() {
     const loads: [string, string, RequestInit][] = [
       ['static asset /agents.json', '/agents.json', {}],
       ['free route /v1/catalogue', '/v1/catalogue', {}],
-      ['free route /v1/fde-lessons/preview?topic=retry', '/v1/fde-lessons/preview?topic=retry', {}],
+      ['free route /v1/fde-lessons/preview?topic=preflight', '/v1/fde-lessons/preview?topic=preflight', {}],
       ['402 challenge /v1/fde-lessons', '/v1/fde-lessons', {}],
       ['MCP tools/list', '/mcp', mcp('tools/list', {})],
     ]
