@@ -69,7 +69,7 @@ ${categories.map((c) => `<li><a href="#${c.category}">${escapeHtml(CATEGORY_TITL
 <main>
 <section id="method" aria-labelledby="method-h">
 <h2 id="method-h">How rows are made</h2>
-<p class="statement">${escapeHtml(methodStatement(pricing.counts))}</p>
+<p class="statement">${escapeHtml(methodStatement(pricing.counts, pricing.comparables))}</p>
 <p>Charts draw each product's published price as a bar. Prices in different units (per month, per resolution, per million tokens…) are never put on one scale: each unit has its own group and its own zero-based scale, so a bar compares only with bars in the same group. A product with no published price is drawn as a dashed box saying <span class="marker">not published</span> or <span class="marker">sales call</span>, never as a zero.</p>
 </section>
 ${categories.map((c) => categorySection(c.category, c.rows, c.comparable)).join('\n')}

@@ -39,7 +39,7 @@ export async function pricingIndex(env: Env): Promise<PricingIndexDescriptor> {
     dataset: DATASET_NAME,
     human_readable: env.SITE_URL,
     full_dataset: `${env.BASE_URL}${pricing.path}`,
-    method: methodStatement(data.pricing.counts),
+    method: methodStatement(data.pricing.counts, data.pricing.comparables),
     contribute: {
       endpoint: `${env.BASE_URL}${routeByName('submit').path}`,
       content_type: 'application/json',

@@ -41,17 +41,19 @@ export const METHOD_STATEMENT =
 export const COVERAGE_GOAL = { products: 47, per_category: 4 } as const
 
 /** The method text with the index's honest coverage, derived from the rows it describes. */
-export function methodStatement(counts: {
-  rows: number
-  publish_a_price: number
-  sales_gated: number
-  no_published_price: number
-}): string {
+export function methodStatement(
+  counts: { rows: number; publish_a_price: number; sales_gated: number; no_published_price: number },
+  categories: readonly { category: string; products: number }[],
+): string {
   const coverage =
     counts.rows >= COVERAGE_GOAL.products
       ? `The index holds ${counts.rows} products.`
       : `The index holds ${counts.rows} products, fewer than the ${COVERAGE_GOAL.products} it sets out to cover: the vendor pages we could read (stored copies) give no honest price or sales gate for the rest, and no row is added to reach a number.`
-  return `${METHOD_STATEMENT} ${coverage} ${counts.publish_a_price} publish a price, ${counts.sales_gated} send at least one tier to a sales call, ${counts.no_published_price} publish no price.`
+  const thin = categories.filter((c) => c.products < COVERAGE_GOAL.per_category)
+  const perCategory = thin.length
+    ? ` ${thin.length} of the ${categories.length} categories hold fewer than ${COVERAGE_GOAL.per_category} products (${thin.map((c) => `${c.category} ${c.products}`).join(', ')}).`
+    : ''
+  return `${METHOD_STATEMENT} ${coverage}${perCategory} ${counts.publish_a_price} publish a price, ${counts.sales_gated} send at least one tier to a sales call, ${counts.no_published_price} publish no price.`
 }
 
 export const PRIVACY_STATEMENT =

@@ -9,6 +9,8 @@ import { parse, stringify } from 'yaml'
 import { build } from '../../build/index.js'
 import { LOCAL_URLS } from '../../schema/config.js'
 import type { BundleManifest, PricingBundle } from '../../schema/datasets.js'
+import { COVERAGE_GOAL, methodStatement } from '../../schema/pricing-index.js'
+import { INDEX_CATEGORIES } from '../../schema/vocabulary.js'
 import { buildFailure, copyOfContent, tempDir } from '../support/content-copy.js'
 
 type Row = Record<string, unknown>
@@ -98,5 +100,23 @@ describe('pricing footing', () => {
       expect(r.newest_because.length, r.id).toBeGreaterThan(0)
       expect(r.sales_gated, r.id).toBe(r.gated_tier !== null)
     }
+  })
+
+  it('behavior: the method text states the coverage shortfall, in total and per category, from the rows', async () => {
+    const result = await build({ contentDir: 'content', outDir: await tempDir(), urls: LOCAL_URLS })
+    const manifest = JSON.parse(result.files.get('private/manifest.json') as string) as BundleManifest
+    const pricing = JSON.parse(result.files.get(manifest.bundles.pricing.file) as string) as PricingBundle
+    const text = methodStatement(pricing.counts, pricing.comparables)
+    const thin = INDEX_CATEGORIES.filter(
+      (c) => pricing.rows.filter((r) => r.category === c).length < COVERAGE_GOAL.per_category,
+    )
+    if (pricing.rows.length < COVERAGE_GOAL.products)
+      expect(text).toContain(
+        `holds ${pricing.rows.length} products, fewer than the ${COVERAGE_GOAL.products}`,
+      )
+    for (const c of thin)
+      expect(text).toContain(`${c} ${pricing.rows.filter((r) => r.category === c).length}`)
+    if (thin.length) expect(text).toContain(`${thin.length} of the ${INDEX_CATEGORIES.length} categories`)
+    expect(result.files.get('public/pricing/index.html')).toContain(text.slice(-60))
   })
 })
