@@ -98,22 +98,25 @@ function createServer(env: Env, ctx: ExecutionContext, request: Request): Server
   return server
 }
 
+/** The largest MCP request read: one tool call with its credential is a few kilobytes. */
+const MAX_MCP_BODY_BYTES = 64 * 1024
+
+const rpcError = (status: number, code: number, message: string) =>
+  Response.json({ jsonrpc: '2.0', id: null, error: { code, message } }, { status })
+
 /**
  * JSON-RPC batches left MCP in 2025-06-18. Refusing them keeps one message per request, so a paid
  * answer can never be dropped beside a cancellation or a duplicate id after its payment settled.
  */
 async function singleMessage(request: Request): Promise<Request | Response> {
   if (request.method !== 'POST') return request
+  const tooBig = () =>
+    rpcError(413, -32600, `the request body is over ${MAX_MCP_BODY_BYTES} bytes: send one JSON-RPC message`)
+  if (Number(request.headers.get('content-length') ?? 0) > MAX_MCP_BODY_BYTES) return tooBig()
   const text = await request.text()
+  if (new TextEncoder().encode(text).byteLength > MAX_MCP_BODY_BYTES) return tooBig()
   if (text.trimStart().startsWith('['))
-    return Response.json(
-      {
-        jsonrpc: '2.0',
-        id: null,
-        error: { code: -32600, message: 'batches are not supported: send one JSON-RPC message per request' },
-      },
-      { status: 400 },
-    )
+    return rpcError(400, -32600, 'batches are not supported: send one JSON-RPC message per request')
   return new Request(request, { body: text })
 }
 

@@ -91,6 +91,15 @@ describe('MCP 2026-07-28 on the wire', () => {
     expect(((await r.json()) as RpcAnswer).error?.code).toBe(-32020)
   })
 
+  it('error: a body over the size limit is refused with 413 before anything is parsed', async () => {
+    const r = await modern('tools/call', {
+      name: 'fde_catalogue',
+      arguments: { padding: 'x'.repeat(200_000) },
+    })
+    expect(r.status).toBe(413)
+    expect(((await r.json()) as RpcAnswer).error?.code).toBe(-32600)
+  })
+
   it('error: an Origin that may not call gets 403; an https origin and no origin are served', async () => {
     for (const origin of ['null', 'http://attacker.example', 'not an origin', 'https://agent.example/path']) {
       const r = await modern('tools/list', {}, { headers: { origin } })
