@@ -32,7 +32,8 @@ beforeAll(async () => {
     .map((line) => (line.startsWith('npm i ') ? `${line} --prefer-offline --no-audit --no-fund` : line))
     .join('\n')
   await inProject('sh', ['-ec', install])
-  for (const name of ['pay.mjs', 'pay-mcp.mjs', 'pay.sh']) await writeFile(join(project, name), example(name))
+  for (const name of ['pay.mjs', 'pay-mcp.mjs', 'pay-mcp-v2.mjs', 'pay.sh'])
+    await writeFile(join(project, name), example(name))
 })
 afterAll(() => (project ? rm(project, { recursive: true, force: true }) : undefined))
 
@@ -46,7 +47,12 @@ const lockVersion = async (name: string) =>
 describe('README examples in an empty project', () => {
   it('behavior: the install line pins the versions this project tests against', async () => {
     const pins = [...example('install').matchAll(/(@?[\w/.-]+)@(\d[\w.-]*)/g)]
-    expect(pins.map((p) => p[1])).toEqual(['mppx', 'viem', '@modelcontextprotocol/sdk'])
+    expect(pins.map((p) => p[1])).toEqual([
+      'mppx',
+      'viem',
+      '@modelcontextprotocol/sdk',
+      '@modelcontextprotocol/client',
+    ])
     for (const [, name, version] of pins) expect(version, name).toBe(await lockVersion(name as string))
   })
 
@@ -61,6 +67,15 @@ describe('README examples in an empty project', () => {
   it('behavior: pay-mcp.mjs pays a tool over MCP and prints the answer and the receipt', async () => {
     const { stdout } = await inProject('node', ['pay-mcp.mjs'])
     expect(JSON.parse(stdout.split('\n')[0] as string)).toMatchObject({ topic: 'retry' })
+    const reference = /reference: '([^']+)'/.exec(stdout)?.[1]
+    expect(Object.values((await processorLedger()).succeeded)).toContain(reference)
+  })
+
+  it('behavior: pay-mcp-v2.mjs negotiates 2026-07-28, pays in band and prints the answer and the receipt', async () => {
+    const { stdout } = await inProject('node', ['pay-mcp-v2.mjs'])
+    const [version, ...answer] = (stdout.split('\n')[0] as string).split(' ')
+    expect(version).toBe('2026-07-28')
+    expect(JSON.parse(answer.join(' '))).toMatchObject({ topic: 'retry' })
     const reference = /reference: '([^']+)'/.exec(stdout)?.[1]
     expect(Object.values((await processorLedger()).succeeded)).toContain(reference)
   })
