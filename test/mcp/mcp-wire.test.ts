@@ -91,6 +91,16 @@ describe('MCP 2026-07-28 on the wire', () => {
     expect(((await r.json()) as RpcAnswer).error?.code).toBe(-32020)
   })
 
+  it('error: an Mcp-Name header that names another tool than the body is answered 400, before any tool runs', async () => {
+    const r = await modern(
+      'tools/call',
+      { name: 'fde_catalogue', arguments: {} },
+      { headers: { 'mcp-name': 'fde_lessons_full' } },
+    )
+    expect(r.status).toBe(400)
+    expect(((await r.json()) as RpcAnswer).error?.code).toBe(-32020)
+  })
+
   it('error: a body over the size limit is refused with 413 before anything is parsed', async () => {
     const r = await modern('tools/call', {
       name: 'fde_catalogue',
