@@ -5,7 +5,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { ServiceUrls } from '../schema/config.js'
 import { canonicalize } from '../schema/jcs.js'
-import { bundle, bundlesModule } from './bundle.js'
+import { bundle, bundlesModule, SEALING_KEY_FILE, sealPaid } from './bundle.js'
 import { addressBreaks } from './check-addresses.js'
 import { checkBundles } from './check-bundles.js'
 import { checkOpenapi } from './check-openapi.js'
@@ -61,10 +61,13 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   if (issues.length) throw new BuildFailed(issues)
 
   const agents = `${JSON.stringify(agentsJson(data.catalogue, options.urls), null, 2)}\n`
-  const module = bundlesModule(bundles)
+  const { key, sealed } = await sealPaid(bundles, manifest)
+  const module = bundlesModule()
   const files = new Map<string, string>([
     ...bundles.map((b) => [b.path, b.text] as const),
+    ...sealed,
     ['private/manifest.json', canonicalize(manifest)],
+    [`private/${SEALING_KEY_FILE}`, canonicalize({ key })],
     ['private/tool-output-schemas.json', canonicalize(toolOutputSchemas())],
     ['private/bundles.js', module.js],
     ['private/bundles.d.ts', module.dts],
@@ -81,7 +84,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   ])
   const publicDir = options.publicDir ?? join(options.outDir, 'public')
   const sharedData = join(options.outDir, 'public/data')
-  // Free bundles hold no address: the Worker module imports them from <outDir>/public/data, and the
+  // Free bundles hold no address: tests and tools read them from <outDir>/public/data, and the
   // service serves them from its own public folder too, so they are written to both.
   const targetsOf = (path: string) => {
     if (!path.startsWith('public/')) return [join(options.outDir, path)]

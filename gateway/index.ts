@@ -6,7 +6,7 @@ import { type IRequest, Router } from 'itty-router'
 import type { Outcome } from '../schema/routes.js'
 import { ROUTES, type Route } from '../schema/routes.js'
 import { paymentConfig } from './config.js'
-import { PREPARE } from './datasets/prepare.js'
+import { PREPARE, prepare, retryAfter } from './datasets/prepare.js'
 import { checkParams } from './datasets/query.js'
 import type { Env } from './env.js'
 import { preflight, withCors } from './http/cors.js'
@@ -32,9 +32,17 @@ function dataRoute(route: Route): Handler {
     const url = new URL(req.url)
     const checked = checkParams(route, [...url.searchParams])
     if ('status' in checked) return done(ctx, env, req, route, 'rejected', problemResponse(checked))
-    const prepared = PREPARE[route.name]?.(checked.filters, Date.now())
+    const prepared = await prepare(env.ASSETS, route.name, checked.filters, Date.now())
     if (!prepared) throw new Error(`no data for route ${route.name}`)
-    if (!prepared.ok) return done(ctx, env, req, route, 'rejected', problemResponse(prepared.problem))
+    if (!prepared.ok)
+      return done(
+        ctx,
+        env,
+        req,
+        route,
+        'rejected',
+        problemResponse(prepared.problem, retryAfter(prepared.problem)),
+      )
     const query = normaliseQuery(prepared.filters)
     const payload = () => serializeOnce(`${route.name}?${query}`, prepared.payload)
     if (route.access === 'free') {
@@ -96,15 +104,13 @@ function handlerFor(route: Route): Handler {
   if (route.name in PREPARE) return dataRoute(route)
   switch (route.name) {
     case 'index':
-      return async (req, env, ctx) =>
-        done(
-          ctx,
-          env,
-          req,
-          route,
-          'free',
-          await jsonResponse(req, await pricingIndex(env), { 'cache-control': 'public, max-age=60' }),
-        )
+      return async (req, env, ctx) => {
+        const index = await pricingIndex(env)
+        if ('status' in index)
+          return done(ctx, env, req, route, 'rejected', problemResponse(index, retryAfter(index)))
+        const response = await jsonResponse(req, index, { 'cache-control': 'public, max-age=60' })
+        return done(ctx, env, req, route, 'free', response)
+      }
     case 'submit':
     case 'aggregates':
     case 'stats':
@@ -148,14 +154,12 @@ router.all('*', (req: IRequest) => {
     { allow },
   )
 })
-// Anything else: the static site (the pricing page, hashed free files), else a 404 problem.
-router.all('*', async (req: IRequest, env: Env) => {
-  if (req.method === 'GET' || req.method === 'HEAD') {
-    const asset = await env.ASSETS.fetch(new Request(req.url, { method: req.method, headers: req.headers }))
-    if (asset.status !== 404) return asset
-  }
-  return problemResponse(notFound(`no such path: ${new URL(req.url).pathname}; see /openapi.json`))
-})
+// Anything else is a 404 problem. The asset store has already served every static file before the
+// Worker runs (static first), and the Worker never answers with an asset it was not routed to: the
+// sealed bundles live among the assets.
+router.all('*', (req: IRequest) =>
+  problemResponse(notFound(`no such path: ${new URL(req.url).pathname}; see /openapi.json`)),
+)
 
 export default {
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {

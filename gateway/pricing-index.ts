@@ -2,7 +2,6 @@
  * GET /v1/pricing/index: the descriptor of SPEC.md, from the route table, the built data and the
  * live contributions block of the submissions Worker.
  */
-import { data } from '../dist/private/bundles.js'
 import {
   DATASET_NAME,
   methodStatement,
@@ -13,7 +12,9 @@ import {
 import { PRICE, routeByName } from '../schema/routes.js'
 import { type Contributions, DISCLOSURE_RULE, Submission } from '../schema/submission.js'
 import { PRICING_MODELS, SUBMISSION_CATEGORIES } from '../schema/vocabulary.js'
+import { loadBundles } from './datasets/prepare.js'
 import type { Env } from './env.js'
+import type { Problem } from './http/problem.js'
 
 const submissionFields = Object.keys(Submission.shape)
 
@@ -33,8 +34,11 @@ export async function contributions(env: Env): Promise<Contributions> {
   }
 }
 
-export async function pricingIndex(env: Env): Promise<PricingIndexDescriptor> {
+/** The descriptor, or a 503 problem when the bundles cannot be read. */
+export async function pricingIndex(env: Env): Promise<PricingIndexDescriptor | Problem> {
   const pricing = routeByName('pricing')
+  const data = await loadBundles(env.ASSETS)
+  if ('status' in data) return data
   return {
     dataset: DATASET_NAME,
     human_readable: env.SITE_URL,

@@ -136,5 +136,15 @@ export type BundleData = { [K in BundleName]: z.infer<(typeof BUNDLE_SCHEMAS)[K]
 /** manifest.json: each bundle's content-hashed file and hash. */
 export interface BundleManifest {
   version: string
-  bundles: Record<BundleName, { file: string; sha256: string; access: 'free' | 'paid'; bytes: number }>
+  bundles: Record<BundleName, BundleEntry>
+}
+
+export interface BundleEntry {
+  /** The plain file under dist/: free bundles in public/data/, paid ones in private/. */
+  file: string
+  /** Where the Worker reads it from the asset store: free ones plain, paid ones sealed (schema/sealing.ts). */
+  asset: string
+  sha256: string
+  access: 'free' | 'paid'
+  bytes: number
 }

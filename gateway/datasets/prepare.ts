@@ -3,13 +3,16 @@
  * and hand back the payload builder. A filter that matches nothing is a 404 listing valid values,
  * decided here, before any payment challenge.
  */
-import { data } from '../../dist/private/bundles.js'
 import type { PricingRow } from '../../schema/content.js'
+import type { BundleData } from '../../schema/datasets.js'
 import { findPhase, INDEX_CATEGORIES, IsoDate } from '../../schema/vocabulary.js'
-import { badRequest, notFound } from '../http/problem.js'
+import { badRequest, notFound, type Problem, problem } from '../http/problem.js'
+import { type AssetReader, BundleUnavailable, bundleData } from './bundle-store.js'
 import type { Filters, Prepared } from './query.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
+/** A failed bundle read is retried by the next request; a client need not wait long. */
+const DATA_RETRY_AFTER_S = 5
 
 /** Items carrying the topic (all items without one), under `key`; no match is a 404 listing the valid topics. */
 function byTopic(
@@ -35,12 +38,12 @@ function byTopic(
   }
 }
 
-export const PREPARE: Record<string, (filters: Filters, now: number) => Prepared> = {
-  catalogue: () => ({ ok: true, filters: {}, payload: () => data.catalogue }),
-  preview: (f) => byTopic('rules', data.preview.rules, f.topic, 'foundational rule'),
-  lessons: (f) => byTopic('rules', data.lessons.rules, f.topic, 'paid rule'),
-  playbooks: (f) => byTopic('playbooks', data.playbooks.playbooks, f.topic, 'playbook'),
-  checklist: (f) => {
+export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: number) => Prepared> = {
+  catalogue: (data) => ({ ok: true, filters: {}, payload: () => data.catalogue }),
+  preview: (data, f) => byTopic('rules', data.preview.rules, f.topic, 'foundational rule'),
+  lessons: (data, f) => byTopic('rules', data.lessons.rules, f.topic, 'paid rule'),
+  playbooks: (data, f) => byTopic('playbooks', data.playbooks.playbooks, f.topic, 'playbook'),
+  checklist: (data, f) => {
     if (f.phase === undefined)
       return {
         ok: true,
@@ -71,7 +74,7 @@ export const PREPARE: Record<string, (filters: Filters, now: number) => Prepared
       payload: () => ({ phase: phase.name, count: gates.length, checklist: gates }),
     }
   },
-  pricing: (f) => {
+  pricing: (data, f) => {
     if (f.category === undefined) return { ok: true, filters: {}, payload: () => data.pricing }
     const category = f.category.toLowerCase()
     if (!(INDEX_CATEGORIES as readonly string[]).includes(category))
@@ -102,7 +105,7 @@ export const PREPARE: Record<string, (filters: Filters, now: number) => Prepared
       }),
     }
   },
-  changes: (f, now) => {
+  changes: (data, f, now) => {
     const since = f.since ?? new Date(now - 30 * DAY_MS).toISOString().slice(0, 10)
     if (!IsoDate.safeParse(since).success)
       return {
@@ -128,3 +131,39 @@ export const PREPARE: Record<string, (filters: Filters, now: number) => Prepared
     }
   },
 }
+
+/** The bundles, or a 503 problem when they cannot be read (logged; nothing is charged). */
+export async function loadBundles(assets: AssetReader): Promise<BundleData | Problem> {
+  try {
+    return await bundleData(assets)
+  } catch (error) {
+    if (!(error instanceof BundleUnavailable)) throw error
+    console.error('bundles unavailable', error.message)
+    return problem(
+      503,
+      'data-unavailable',
+      'Data Unavailable',
+      'the dataset cannot be read right now; nothing was charged, try again shortly',
+    )
+  }
+}
+
+/**
+ * Prepares a data route's answer: the bundles first (a read that fails is a 503 before any
+ * challenge), then the route's filters. Undefined: no such data route.
+ */
+export async function prepare(
+  assets: AssetReader,
+  route: string,
+  filters: Filters,
+  now: number,
+): Promise<Prepared | undefined> {
+  const prepareRoute = PREPARE[route]
+  if (!prepareRoute) return undefined
+  const data = await loadBundles(assets)
+  return 'status' in data ? { ok: false, problem: data } : prepareRoute(data, filters, now)
+}
+
+/** Retry-After for a problem a client should simply repeat (the data could not be read). */
+export const retryAfter = (p: Problem): Record<string, string> =>
+  p.status === 503 ? { 'retry-after': String(DATA_RETRY_AFTER_S) } : {}

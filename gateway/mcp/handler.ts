@@ -15,7 +15,7 @@ import {
 import { MCP_INSTRUCTIONS, PAYMENT_CAPABILITY } from '../../schema/mcp-tools.js'
 import { SERVICE_VERSION } from '../../schema/routes.js'
 import { paymentConfig } from '../config.js'
-import { PREPARE } from '../datasets/prepare.js'
+import { prepare } from '../datasets/prepare.js'
 import { checkParams } from '../datasets/query.js'
 import type { Env } from '../env.js'
 import { clientAddress } from '../payment/http.js'
@@ -49,7 +49,7 @@ function createServer(env: Env, ctx: ExecutionContext, request: Request): Server
     const checked = checkParams(tool.route, entries)
     if ('status' in checked)
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, checked.detail, checked.extra)
-    const prepared = PREPARE[tool.route.name]?.(checked.filters, Date.now())
+    const prepared = await prepare(env.ASSETS, tool.route.name, checked.filters, Date.now())
     if (!prepared) throw new ProtocolError(ProtocolErrorCode.InternalError, `no data for ${tool.name}`)
     const endpoint = `mcp:${tool.name}`
     if (!prepared.ok && prepared.problem.status === 400)

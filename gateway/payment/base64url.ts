@@ -18,7 +18,7 @@ export function encodeText(text: string): string {
   return encodeBytes(new TextEncoder().encode(text))
 }
 
-export function decodeBytes(encoded: string): Uint8Array {
+export function decodeBytes(encoded: string): Uint8Array<ArrayBuffer> {
   if (!ALPHABET.test(encoded) || encoded.length % 4 === 1) throw new EncodingError('not base64url')
   const binary = atob(encoded.replace(/-/g, '+').replace(/_/g, '/'))
   return Uint8Array.from(binary, (c) => c.charCodeAt(0))

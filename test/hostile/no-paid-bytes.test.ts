@@ -14,6 +14,7 @@ import type {
   RulesBundle,
 } from '../../schema/datasets.js'
 import { ROUTES } from '../../schema/routes.js'
+import { SEALED_ASSET_DIR } from '../../schema/sealing.js'
 import { base } from '../support/service.js'
 
 const manifest = JSON.parse(await readFile('dist/private/manifest.json', 'utf8')) as BundleManifest
@@ -91,7 +92,7 @@ const FAKE_AUTH: Record<string, string>[] = [
 function probe(
   path: string,
   init: { method?: string; body?: string; headers?: Record<string, string> },
-): Promise<{ status: number; text: string }> {
+): Promise<{ status: number; text: string; location?: string }> {
   const { hostname, port } = new URL(base())
   return new Promise((resolve, reject) => {
     const req = request(
@@ -100,7 +101,7 @@ function probe(
         let text = ''
         res.setEncoding('utf8')
         res.on('data', (chunk) => (text += chunk))
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, location: res.headers.location }))
       },
     )
     req.on('error', reject)
@@ -131,6 +132,41 @@ describe('no paid byte without a settled payment', () => {
         })
         assertNoLeak(`${method} ${path}`, status, text)
       }
+  })
+
+  it('behavior: the sealed bundles among the assets are never answered, however the path is spelt', async () => {
+    const sealedFiles = publicFiles.filter((f) => `/${f}`.startsWith(SEALED_ASSET_DIR))
+    expect(sealedFiles.length).toBe(Object.values(manifest.bundles).filter((b) => b.access === 'paid').length)
+    for (const file of sealedFiles) {
+      const sealed = await readFile(join(inject('stateDir'), 'public', file), 'utf8')
+      const name = file.slice(SEALED_ASSET_DIR.length - 1)
+      const spellings = [
+        `/${file}`,
+        `/%73ealed/${name}`,
+        `/sealed%2F${name}`,
+        `/sealed//${name}`,
+        `/x/../${file}`,
+        `/x/%2e%2e/${file}`,
+        `/SEALED/${name}`,
+        `/${file}?download=1`,
+        `/${file}/`,
+        `/%2573ealed/${name}`,
+        `/sealed/${name.replace('.', '%2E')}`,
+      ]
+      for (const path of spellings)
+        for (const method of ['GET', 'HEAD']) {
+          const first = await probe(path, { method })
+          // The asset router answers an encoded spelling with a redirect to the plain one (seen
+          // locally); followed, it must end at the Worker's 404 like the plain path.
+          const { status, text } = first.location ? await probe(first.location, { method }) : first
+          expect([first.status, status], `${method} ${path}`).toEqual(
+            first.location ? [307, 404] : [404, 404],
+          )
+          expect(`${first.text}${text}`.includes(sealed.slice(0, 64)), `${method} ${path} served it`).toBe(
+            false,
+          )
+        }
+    }
   })
 
   it('behavior: fake and malformed credentials on every paid route leak nothing', async () => {
