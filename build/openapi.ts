@@ -4,6 +4,7 @@
 
 import * as z from 'zod'
 import type { ServiceUrls } from '../schema/config.js'
+import { BUNDLES } from '../schema/datasets.js'
 import { JWKS_PATH, RECEIPT_CLAIMS, RECEIPT_POLICY } from '../schema/receipt-claims.js'
 import { type AnswerRoute, RESPONSES, responseComponents } from '../schema/responses.js'
 import { PRICE, ROUTES, type Route, SERVICE_VERSION, WARN_FEED_RETIRED_ON } from '../schema/routes.js'
@@ -100,12 +101,14 @@ function operation(route: Route) {
       'Too many payments refused for this client within a minute; see Retry-After (no challenge, nothing charged)',
     )
     responses['503'] = problem(
-      'The payment is pending (processor slow, processing, or unreachable): send the same credential again after Retry-After; it is never charged twice',
+      'The payment is pending (processor slow, processing, or unreachable): send the same credential again after Retry-After; it is never charged twice. Or the dataset could not be read (data-unavailable, before any challenge, nothing charged): repeat after Retry-After',
     )
     op.security = [{ payment: [] }]
   } else {
     // Free: no authentication of any kind.
     op.security = []
+    if (route.name in BUNDLES || route.name === 'index')
+      responses['503'] = problem('The dataset could not be read (data-unavailable): repeat after Retry-After')
   }
   if (route.params.length) {
     responses['400'] = problem('A malformed parameter; no charge')
