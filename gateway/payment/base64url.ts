@@ -21,7 +21,10 @@ export function encodeText(text: string): string {
 export function decodeBytes(encoded: string): Uint8Array<ArrayBuffer> {
   if (!ALPHABET.test(encoded) || encoded.length % 4 === 1) throw new EncodingError('not base64url')
   const binary = atob(encoded.replace(/-/g, '+').replace(/_/g, '/'))
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0))
+  // A plain loop: Uint8Array.from with a mapping function is about 15× slower on a sealed bundle.
+  const bytes = new Uint8Array(binary.length)
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
+  return bytes
 }
 
 /** Decodes to text, rejecting bytes that are not valid UTF-8 instead of replacing them. */
