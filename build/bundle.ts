@@ -21,10 +21,10 @@ export function bundle(data: BundleData): { files: BundleFile[]; manifest: Bundl
     const access = BUNDLES[name]
     const text = canonicalize(data[name])
     const hash = sha256(text)
-    const file = `${name}.${hash.slice(0, 16)}.json`
+    const stem = `${name}.${hash.slice(0, 16)}`
+    const file = `${stem}.json`
     const path = access === 'free' ? `public/data/${file}` : `private/${file}`
-    const asset =
-      access === 'free' ? `/data/${file}` : `${SEALED_ASSET_DIR}${name}.${hash.slice(0, 16)}.sealed`
+    const asset = access === 'free' ? `/data/${file}` : `${SEALED_ASSET_DIR}${stem}.sealed`
     files.push({ name, path, text })
     entries[name] = { file: path, asset, sha256: hash, access, bytes: Buffer.byteLength(text) }
   }

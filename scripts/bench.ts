@@ -18,6 +18,7 @@ import { Challenge, Credential } from 'mppx'
 import { Pool } from 'undici'
 import { parse, stringify } from 'yaml'
 import { bundleComposition } from '../bench/bundle-composition.js'
+import { SEALING_KEY_FILE } from '../build/bundle.js'
 import { build } from '../build/index.js'
 import { readBundles } from '../gateway/datasets/bundle-store.js'
 import { HitBatch } from '../gateway/hit-batch.js'
@@ -229,7 +230,7 @@ const BUNDLE_GOAL_KIB = 150
  */
 async function timeBundleRead(): Promise<{ ms: number; bytes: number; runs: number }> {
   const manifest = JSON.parse(await readFile('dist/private/manifest.json', 'utf8')) as BundleManifest
-  const { key } = JSON.parse(await readFile('dist/private/sealing-key.json', 'utf8')) as { key: string }
+  const { key } = JSON.parse(await readFile(`dist/private/${SEALING_KEY_FILE}`, 'utf8')) as { key: string }
   let bytes = 0
   const assets = {
     fetch: async (request: Request) => {

@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { SEALING_KEY_FILE } from '../../build/bundle.js'
 import { build } from '../../build/index.js'
 import { type AssetReader, BundleUnavailable, readBundles } from '../../gateway/datasets/bundle-store.js'
 import { prepare, retryAfter } from '../../gateway/datasets/prepare.js'
@@ -21,7 +22,7 @@ let paid: BundleName[]
 beforeAll(async () => {
   files = (await build({ contentDir: 'content', outDir: await tempDir(), urls: LOCAL_URLS })).files
   manifest = JSON.parse(files.get('private/manifest.json') as string) as BundleManifest
-  key = (JSON.parse(files.get('private/sealing-key.json') as string) as { key: string }).key
+  key = (JSON.parse(files.get(`private/${SEALING_KEY_FILE}`) as string) as { key: string }).key
   paid = (Object.keys(manifest.bundles) as BundleName[]).filter((n) => manifest.bundles[n].access === 'paid')
 })
 
@@ -64,8 +65,8 @@ describe('sealed bundles', () => {
   it('behavior: the key is in the Worker module and in no public file', () => {
     expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/)
     const holders = [...files].filter(([, text]) => text.includes(key)).map(([path]) => path)
-    expect(holders).toEqual(['private/sealing-key.json'])
-    expect(files.get('private/bundles.js')).toContain("from './sealing-key.json'")
+    expect(holders).toEqual([`private/${SEALING_KEY_FILE}`])
+    expect(files.get('private/bundles.js')).toContain(`from './${SEALING_KEY_FILE}'`)
   })
 
   it('behavior: the Worker reads back exactly the built bundles', async () => {
