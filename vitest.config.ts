@@ -5,10 +5,14 @@ export default defineConfig({
   test: {
     projects: [
       {
+        // The build and its checks need no running service: `npx vitest run --project build`.
+        test: { name: 'build', include: ['test/build/**/*.test.ts'], testTimeout: 120_000 },
+      },
+      {
         test: {
           name: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/workers/**'],
+          exclude: ['test/workers/**', 'test/build/**'],
           globalSetup: ['test/setup/service.ts'],
           // Generous on purpose: a volume test (1,000 submissions) must finish, however busy the
           // machine; how fast it finishes is the benchmark's business, not a test's.
