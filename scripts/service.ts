@@ -1,57 +1,54 @@
 /**
- * Starts the whole service on one machine: the build, the processor stand-in, local D1
- * migrations, and both Workers in one `wrangler dev` (gateway on the port, submissions behind
- * its service binding). Used by `npm start`, the tests and the benchmark.
+ * Starts the whole service on one machine: the build, the processor stand-in, and both Workers in
+ * workerd through Miniflare (gateway on the port, submissions behind its service binding, local D1
+ * with its migrations, Durable Objects). Used by `npm start`, the tests and the benchmark.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto'
-import { createWriteStream, existsSync, readFileSync } from 'node:fs'
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
-import { basename, dirname, join, resolve } from 'node:path'
-import { stripVTControlCharacters } from 'node:util'
+import { join } from 'node:path'
+import { unstable_readConfig } from 'wrangler'
 import { build } from '../build/index.js'
 import { LOCAL_URLS, type ServiceUrls, STANDIN_SECRET } from '../schema/config.js'
-import { startLocalFront } from './local-front.js'
+import { type RunningWorkers, startLocalWorkers } from './local-workers.js'
 import { type ProcessorStandin, type StandinOptions, startProcessorStandin } from './processor-standin.js'
 
 export const GATEWAY_CONFIG = 'gateway/wrangler.jsonc'
 export const SUBMISSIONS_CONFIG = 'gateway/submissions/wrangler.jsonc'
-export const SUBMISSIONS_DB = 'rules-pricing-submissions'
 
 export interface ServiceOptions {
   port: number
   /** Where local D1 and Durable Object state lives (`.wrangler/state` for npm start). */
   stateDir: string
-  /** Gateway var overrides (`--var NAME:value`), e.g. a short processor timeout for fault tests. */
+  /** Gateway var overrides, e.g. a short processor timeout for fault tests. */
   vars?: Record<string, string>
-  /**
-   * Submissions Worker var overrides, e.g. a higher flood limit for load tests. wrangler applies
-   * `--var` only to the first Worker of a multi-config dev, so these go into a generated config.
-   */
+  /** Submissions Worker var overrides, e.g. a higher flood limit for load tests. */
   submissionsVars?: Record<string, string>
-  /** Print wrangler's output (npm start) instead of keeping it for errors only (tests). */
+  /** Print the runtime's log (npm start) instead of warnings only (tests). */
   verbose?: boolean
   /** Processor stand-in options, e.g. how long a stall token is held. */
   processor?: StandinOptions
   /** Another gateway config (the benchmark's, with a pure static asset path). */
   gatewayConfig?: string
+  /** workerd exited on its own: npm start reports it and exits; tests fail loudly. */
+  onRuntimeCrash?: () => void
 }
 
 export interface RunningService {
   url: string
   processor: ProcessorStandin
-  /** The process group of wrangler and its workerd processes (for CPU accounting). */
-  processGroup(): number | undefined
-  /** How often wrangler dev died on its own and was restarted. */
-  restarts(): number
-  /** Stops wrangler only, leaving state and the stand-in: for restart tests. */
+  /** The workerd processes serving it (for the benchmark's CPU accounting). */
+  runtimePids(): number[]
+  /** Stops the Workers only, leaving state and the stand-in: for restart tests. */
   stopWorkers(): Promise<void>
   startWorkers(): Promise<void>
+  /** Runs one SQL statement on the submissions database (the benchmark's seeding). */
+  submissionsSql(sql: string): Promise<void>
   stop(): Promise<void>
 }
 
-/** The environment for every wrangler call: no telemetry, no network look-ups. */
+/** The environment for every wrangler CLI call (types, dry-run bundles): no telemetry, no look-ups. */
 export const quietEnv = {
   ...process.env,
   WRANGLER_SEND_METRICS: 'false',
@@ -63,6 +60,18 @@ export const quietEnv = {
 export function localUrls(port: number): ServiceUrls {
   const base = `http://127.0.0.1:${port}`
   return { ...LOCAL_URLS, base_url: base, site_url: `${base}/pricing/` }
+}
+
+/** Vars that name where this service is: set from its port, never taken from the environment. */
+const ADDRESS_VARS = new Set(['ENVIRONMENT', 'BASE_URL', 'SITE_URL', 'REGISTER_URL', 'PROCESSOR_URL'])
+
+/**
+ * The vars of a Worker's config that the environment sets, as a deployed Worker takes its vars:
+ * `PROCESSOR_TIMEOUT_MS=500 npm start`. Only names the config declares are read.
+ */
+export function varsFromEnvironment(config: string, env: NodeJS.ProcessEnv = process.env) {
+  const names = Object.keys(unstable_readConfig({ config }).vars ?? {}).filter((n) => !ADDRESS_VARS.has(n))
+  return Object.fromEntries(names.flatMap((n) => (env[n] === undefined ? [] : [[n, env[n] as string]])))
 }
 
 /** A per-state-dir secret, made once by `make`, so it survives a restart. */
@@ -86,78 +95,6 @@ function newSigningKey(): string {
   return JSON.stringify({ ...jwk, kid })
 }
 
-interface WranglerConfig {
-  $schema?: string
-  main?: string
-  vars?: Record<string, string>
-  assets?: { directory: string }
-  d1_databases?: { migrations_dir?: string }[]
-}
-
-/**
- * A copy of a wrangler config in the service's state directory, its paths made absolute, changed
- * by `change`. Never beside the source: a file appearing in gateway/ changes a directory that
- * another running wrangler's bundler watches, and its rebuild has been seen to deadlock esbuild.
- */
-async function generatedConfig(
-  source: string,
-  stateDir: string,
-  change: (config: WranglerConfig) => void,
-): Promise<string> {
-  // JSONC: drop whole-line comments and trailing ones after a value, then it is JSON.
-  const text = (await readFile(source, 'utf8'))
-    .split('\n')
-    .filter((line) => !line.trim().startsWith('//'))
-    .map((line) => line.replace(/,\s*\/\/.*$/, ','))
-    .join('\n')
-  const config = JSON.parse(text) as WranglerConfig
-  const from = (path: string) => resolve(dirname(source), path)
-  delete config.$schema
-  if (config.main) config.main = from(config.main)
-  if (config.assets) config.assets.directory = from(config.assets.directory)
-  for (const db of config.d1_databases ?? [])
-    if (db.migrations_dir) db.migrations_dir = from(db.migrations_dir)
-  change(config)
-  const file = join(resolve(stateDir), `${basename(dirname(resolve(source)))}.wrangler.json`)
-  await writeFile(file, JSON.stringify(config, null, 2))
-  return file
-}
-
-/** A `wrangler d1 …` command on the local submissions database in `stateDir`. */
-export function localD1(stateDir: string, command: string[], verbose = false): Promise<void> {
-  return run(
-    ['d1', ...command, SUBMISSIONS_DB, '--local', '-c', SUBMISSIONS_CONFIG, '--persist-to', stateDir],
-    verbose,
-  )
-}
-
-function run(args: string[], verbose: boolean): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['wrangler', ...args], { env: quietEnv, stdio: verbose ? 'inherit' : 'pipe' })
-    let output = ''
-    child.stdout?.on('data', (d) => (output += d))
-    child.stderr?.on('data', (d) => (output += d))
-    child.on('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`wrangler ${args[0]} failed:\n${output}`)),
-    )
-  })
-}
-
-async function waitUntilReady(url: string, child: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 90_000
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited:\n${log()}`)
-    try {
-      const r = await fetch(`${url}/v1/catalogue`)
-      if (r.status === 200) return
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250))
-  }
-  throw new Error(`the service did not start within 90 s:\n${log()}`)
-}
-
 /** A port the OS says is free now. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -171,15 +108,6 @@ export async function freePort(): Promise<number> {
   })
 }
 
-/** Signals a process group (wrangler and its workerd children), ignoring one already gone. */
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-(child.pid as number), signal)
-  } catch {
-    // already gone
-  }
-}
-
 /** Refuses to start on a busy port: two services on one port would split the traffic silently. */
 async function assertPortFree(port: number): Promise<void> {
   await new Promise<void>((resolve, reject) => {
@@ -191,30 +119,34 @@ async function assertPortFree(port: number): Promise<void> {
   })
 }
 
+/** The workerd processes among this process's children (Linux /proc). */
+function workerdChildren(): number[] {
+  const pids: number[] = []
+  for (const task of readdirSync(`/proc/${process.pid}/task`)) {
+    const children = readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').trim()
+    for (const pid of children ? children.split(' ').map(Number) : [])
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'workerd') pids.push(pid)
+  }
+  return pids
+}
+
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const { port, stateDir } = options
   await assertPortFree(port)
-  const verbose = options.verbose ?? false
   const urls = localUrls(port)
   await mkdir(stateDir, { recursive: true })
+  // The discovery files name this service's address, so it serves its own copy of them.
   const publicDir = join(stateDir, 'public')
   await build({ contentDir: 'content', outDir: 'dist', publicDir, urls })
   const processor = await startProcessorStandin(options.processor)
-  await localD1(stateDir, ['migrations', 'apply'], verbose)
-  // The submissions Worker always gets a generated config: its salt is a per-state-dir secret.
   const submissionsVars = {
     SUBMITTER_SALT: await localSecret(stateDir, 'submitter-salt'),
     // Aggregates a few seconds old, not a day: a local user sees their row counted soon.
     AGGREGATE_SNAPSHOT_SECONDS: '5',
+    ...varsFromEnvironment(SUBMISSIONS_CONFIG),
     ...options.submissionsVars,
   }
-  const submissionsConfig = await generatedConfig(SUBMISSIONS_CONFIG, stateDir, (c) => {
-    c.vars = { ...c.vars, ...submissionsVars }
-  })
-  // The discovery files name this service's address, so it serves its own copy of them.
-  const gatewayConfig = await generatedConfig(options.gatewayConfig ?? GATEWAY_CONFIG, stateDir, (c) => {
-    c.assets = { ...c.assets, directory: resolve(publicDir) }
-  })
+  const gatewayConfig = options.gatewayConfig ?? GATEWAY_CONFIG
   const vars: Record<string, string> = {
     ENVIRONMENT: 'local',
     BASE_URL: urls.base_url,
@@ -225,107 +157,47 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     PROCESSOR_SECRET: STANDIN_SECRET,
     PAYMENT_HMAC_SECRET: await localSecret(stateDir, 'payment-hmac-secret'),
     RECEIPT_SIGNING_KEY: await localSecret(stateDir, 'receipt-signing-key.json', newSigningKey),
+    ...varsFromEnvironment(gatewayConfig),
     ...options.vars,
   }
-  // wrangler listens on a private port behind the local front door (scripts/local-front.ts).
-  const front = await startLocalFront(port)
-  let child: ChildProcess | undefined
-  // wrangler's output goes to a file in the state directory, to read after a crash.
-  const logFile = join(stateDir, 'wrangler.log')
-  const log = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-4000) : '')
+  let workers: RunningWorkers | undefined
   const startWorkers = async () => {
-    child = spawn(
-      'npx',
-      [
-        'wrangler',
-        'dev',
-        '-c',
-        gatewayConfig,
-        '-c',
-        submissionsConfig,
-        '--ip',
-        '127.0.0.1',
-        '--port',
-        // Whatever port the OS gives: read back from wrangler's "Ready on" line, no race for a free one.
-        '0',
-        '--persist-to',
-        stateDir,
-        '--inspector-port',
-        '0',
-        // info: the "Ready on" line names the port (the log file keeps it; the console only if verbose).
-        '--log-level',
-        'info',
-        ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
+    workers = await startLocalWorkers({
+      port,
+      stateDir,
+      verbose: options.verbose,
+      onRuntimeCrash: options.onRuntimeCrash,
+      workers: [
+        { config: gatewayConfig, vars, assetsDirectory: publicDir },
+        { config: SUBMISSIONS_CONFIG, vars: submissionsVars },
       ],
-      {
-        env: quietEnv,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true,
-      },
-    )
-    // Two sources share one log: neither may end it (the other may still be writing, and a write
-    // after end throws in this process); it ends once the child's streams have all closed.
-    const out = createWriteStream(logFile, { flags: 'a' })
-    child.stdout?.pipe(out, { end: false })
-    child.stderr?.pipe(out, { end: false })
-    child.once('close', () => out.end())
-    if (verbose) {
-      child.stdout?.pipe(process.stdout)
-      child.stderr?.pipe(process.stderr)
-    }
-    let seen = ''
-    child.stdout?.on('data', (chunk: Buffer) => {
-      // Only the tail is kept: the line is short, and wrangler logs every request after it.
-      seen = (seen + chunk.toString()).slice(-2000)
-      const ready = /Ready on https?:\/\/[^:\s]+:(\d+)/.exec(stripVTControlCharacters(seen))
-      if (ready) front.setUpstream(Number(ready[1]))
     })
-    const running = child
-    wanted = true
-    running.once('exit', (code, signal) => {
-      if (!wanted || running !== child) return
-      // wrangler's local proxy can die on a client that hangs up mid-body, or under many slow
-      // requests at once (the front door limits those; not our code to fix):
-      // say so and bring the Workers back, with their state, on the same port.
-      restarts++
-      console.error(
-        `\nwrangler dev exited unexpectedly (${signal ?? `code ${code}`}); restarting it (restart ${restarts}). Its log: ${logFile}, ending:\n${log().slice(-1500)}`,
-      )
-      killGroup(running, 'SIGKILL')
-      startWorkers().catch((error: unknown) => {
-        console.error(
-          `wrangler dev could not be restarted: ${error instanceof Error ? error.message : error}`,
-        )
-        process.exitCode = 1
-      })
-    })
-    await waitUntilReady(urls.base_url, running, log)
   }
-  let wanted = false
-  let restarts = 0
   const stopWorkers = async () => {
-    wanted = false
-    const running = child
-    if (!running || running.exitCode !== null) return
-    const exited = new Promise((r) => running.once('exit', r))
-    process.kill(-(running.pid as number), 'SIGTERM')
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))])
-    if (running.exitCode === null) process.kill(-(running.pid as number), 'SIGKILL')
+    await workers?.dispose()
+    workers = undefined
   }
-  await startWorkers()
+  try {
+    await startWorkers()
+  } catch (error) {
+    await processor.close()
+    throw error
+  }
   return {
     url: urls.base_url,
     processor,
-    processGroup: () => child?.pid,
-    restarts: () => restarts,
+    runtimePids: workerdChildren,
     stopWorkers,
     startWorkers,
+    submissionsSql: async (sql) => {
+      const name = unstable_readConfig({ config: SUBMISSIONS_CONFIG }).name
+      const db = await workers?.miniflare.getD1Database('DB', name)
+      if (!db) throw new Error('the Workers are not running')
+      await db.prepare(sql).run()
+    },
     stop: async () => {
       await stopWorkers()
-      await front.close()
       await processor.close()
-      await rm(submissionsConfig, { force: true })
-      await rm(gatewayConfig, { force: true })
     },
   }
 }

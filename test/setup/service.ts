@@ -2,7 +2,7 @@
  * Global setup of the node test project: one real service (both Workers in workerd, local D1
  * and Durable Objects, the processor stand-in) on a throwaway state directory.
  */
-import { copyFile, mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
@@ -30,14 +30,16 @@ export default async function setup(project: TestProject) {
     processor: { stallMs: 10 * 60_000 },
     // Snapshots of the published aggregates every second: tests wait for the next one.
     submissionsVars: { SUBMIT_LIMIT_PER_MINUTE: '100000', AGGREGATE_SNAPSHOT_SECONDS: '1' },
+    // workerd restarted under the tests: every test after it would be testing a new runtime.
+    onRuntimeCrash: () => {
+      throw new Error('workerd exited unexpectedly during the tests')
+    },
   })
   project.provide('baseUrl', service.url)
   project.provide('processorUrl', service.processor.url)
   project.provide('stateDir', stateDir)
   return async () => {
     await service.stop()
-    // Keep wrangler's output for diagnosis, then drop the state.
-    await copyFile(join(stateDir, 'wrangler.log'), 'test-results/wrangler-service.log').catch(() => undefined)
     await rm(stateDir, { recursive: true, force: true })
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The submissions Worker over HTTP, alone (wrangler's unstable_startWorker, a throwaway D1, a low
+ * The submissions Worker over HTTP, alone (workerd through Miniflare, a throwaway D1, a low
  * flood limit): status codes, no echo of submitted values, the disclosure threshold, medians, the
  * flood limit, exact counting under concurrency, and the usage counters.
  * Run: npx vitest run --project node test/submissions/submissions.test.ts
@@ -9,33 +9,36 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { unstable_startWorker } from 'wrangler'
 import { DISCLOSURE_RULE, DISCLOSURE_THRESHOLD } from '../../schema/submission.js'
-import { localD1, SUBMISSIONS_CONFIG } from '../../scripts/service.js'
+import { type RunningWorkers, startLocalWorkers } from '../../scripts/local-workers.js'
+import { freePort, SUBMISSIONS_CONFIG } from '../../scripts/service.js'
 
 const CONFIG = SUBMISSIONS_CONFIG
 const LIMIT = 40
-/** Local wrangler dev can fall over under bursts of 200+ concurrent POSTs; stay well below. */
 const BATCH = 50
 
 let state: string
-let worker: Awaited<ReturnType<typeof unstable_startWorker>>
+let worker: RunningWorkers
 let base: URL
 
 beforeAll(async () => {
   state = mkdtempSync(join(tmpdir(), 'subs-test-'))
-  await localD1(state, ['migrations', 'apply'])
-  worker = await unstable_startWorker({
-    config: CONFIG,
-    bindings: {
-      SUBMIT_LIMIT_PER_MINUTE: { type: 'plain_text', value: String(LIMIT) },
-      SUBMITTER_SALT: { type: 'plain_text', value: 'a-test-salt-of-at-least-thirty-two-bytes' },
-      // Every read recomputes: these tests check the arithmetic; the snapshot is tested through the gateway.
-      AGGREGATE_SNAPSHOT_SECONDS: { type: 'plain_text', value: '0' },
-    },
-    dev: { server: { hostname: '127.0.0.1', port: 0 }, inspector: false, persist: state, logLevel: 'warn' },
+  worker = await startLocalWorkers({
+    port: await freePort(),
+    stateDir: state,
+    workers: [
+      {
+        config: CONFIG,
+        vars: {
+          SUBMIT_LIMIT_PER_MINUTE: String(LIMIT),
+          SUBMITTER_SALT: 'a-test-salt-of-at-least-thirty-two-bytes',
+          // Every read recomputes: these tests check the arithmetic; the snapshot is tested through the gateway.
+          AGGREGATE_SNAPSHOT_SECONDS: '0',
+        },
+      },
+    ],
   })
-  base = await worker.url
+  base = new URL(worker.url)
 })
 
 afterAll(async () => {

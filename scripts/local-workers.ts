@@ -1,0 +1,133 @@
+/**
+ * Runs Workers locally in workerd through Miniflare's API, configured from their own
+ * wrangler.jsonc files (wrangler turns a config into Miniflare options), with no dev proxy in front:
+ * Miniflare listens on the port itself. Each Worker is bundled with esbuild from its `main`, as
+ * `wrangler deploy` bundles it. Used by the local service, the tests and the benchmark.
+ */
+import { mkdir, readdir, readFile } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
+import { build } from 'esbuild'
+import { convertV4MiniflareOptions, Log, LogLevel, Miniflare, type V4WorkerOptions } from 'miniflare'
+import { unstable_getMiniflareWorkerOptions, unstable_readConfig, unstable_splitSqlQuery } from 'wrangler'
+
+export interface LocalWorker {
+  /** Path of the Worker's wrangler.jsonc. */
+  config: string
+  /** Var values laid over the config's `vars` (local addresses, secrets, test settings). */
+  vars?: Record<string, string>
+  /** Another asset directory than the config's (the service serves its own built copy). */
+  assetsDirectory?: string
+}
+
+export interface LocalWorkersOptions {
+  /** The first Worker listens here; the others are reached through its service bindings. */
+  workers: LocalWorker[]
+  port: number
+  host?: string
+  /** Where D1 and Durable Object state is kept, and the Worker bundles are written. */
+  stateDir: string
+  verbose?: boolean
+  /** workerd exited on its own (Miniflare restarts it; the caller decides what that means). */
+  onRuntimeCrash?: () => void
+}
+
+export interface RunningWorkers {
+  url: string
+  miniflare: Miniflare
+  dispose(): Promise<void>
+}
+
+/** Bundles a Worker's entry module into one ES module, as wrangler does for a deploy. */
+async function bundle(main: string, outfile: string): Promise<void> {
+  await build({
+    entryPoints: [main],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    target: 'es2024',
+    platform: 'browser',
+    conditions: ['workerd', 'worker', 'browser'],
+    external: ['cloudflare:*', 'node:*'],
+    sourcemap: 'linked',
+    logLevel: 'error',
+  })
+}
+
+async function workerOptions(worker: LocalWorker, stateDir: string): Promise<V4WorkerOptions> {
+  const { workerOptions: options, main } = unstable_getMiniflareWorkerOptions(
+    worker.config,
+    undefined,
+    worker.assetsDirectory ? { overrides: { assets: { directory: resolve(worker.assetsDirectory) } } } : {},
+  )
+  if (!main) throw new Error(`${worker.config} names no main module`)
+  const name = unstable_readConfig({ config: worker.config }).name ?? 'worker'
+  const outfile = join(resolve(stateDir), 'bundles', `${name}.js`)
+  await bundle(main, outfile)
+  // One bundled module: the config's module rules (text, wasm imports) have nothing left to match.
+  const { modulesRules: _rules, ...rest } = options
+  return {
+    ...rest,
+    name,
+    modules: true,
+    scriptPath: outfile,
+    // Module names are relative to the bundle's folder, not to the config's.
+    rootPath: undefined,
+    modulesRoot: dirname(outfile),
+    bindings: { ...(options.bindings as Record<string, unknown>), ...worker.vars },
+  } as V4WorkerOptions
+}
+
+export async function startLocalWorkers(options: LocalWorkersOptions): Promise<RunningWorkers> {
+  const { port, host = '127.0.0.1', stateDir } = options
+  await mkdir(join(stateDir, 'bundles'), { recursive: true })
+  const workers = await Promise.all(options.workers.map((w) => workerOptions(w, stateDir)))
+  const miniflare = new Miniflare(
+    convertV4MiniflareOptions({
+      host,
+      port,
+      resourcePersistencePath: resolve(stateDir, 'v3'),
+      log: new Log(options.verbose ? LogLevel.INFO : LogLevel.WARN),
+      // The service counts every request itself (/v1/stats); Miniflare's request log is noise here.
+      logRequests: false,
+      telemetry: { enabled: false },
+      // No network look-up of Cloudflare's request metadata: a placeholder `cf` object is enough.
+      cf: false,
+      enableDevRegistry: false,
+      unsafeHandleRuntimeRestart: options.onRuntimeCrash,
+      workers,
+    }),
+  )
+  const url = (await miniflare.ready).origin
+  for (const worker of options.workers) await applyMigrations(miniflare, worker.config)
+  return { url, miniflare, dispose: () => miniflare.dispose() }
+}
+
+/**
+ * Applies a Worker's D1 migrations that have not run yet, in file-name order, recording each in
+ * the `d1_migrations` table that `wrangler d1 migrations apply` keeps, so both agree on what ran.
+ */
+export async function applyMigrations(miniflare: Miniflare, config: string): Promise<void> {
+  const parsed = unstable_readConfig({ config })
+  for (const db of parsed.d1_databases ?? []) {
+    const dir = resolve(config, '..', db.migrations_dir ?? 'migrations')
+    const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort()
+    const d1 = await miniflare.getD1Database(db.binding, parsed.name)
+    await d1
+      .prepare(
+        'CREATE TABLE IF NOT EXISTS d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)',
+      )
+      .run()
+    const done = new Set(
+      (await d1.prepare('SELECT name FROM d1_migrations').all<{ name: string }>()).results.map(
+        (r: { name: string }) => r.name,
+      ),
+    )
+    for (const file of files.filter((f) => !done.has(f))) {
+      const statements = unstable_splitSqlQuery(await readFile(join(dir, file), 'utf8'))
+      await d1.batch([
+        ...statements.map((sql) => d1.prepare(sql)),
+        d1.prepare('INSERT INTO d1_migrations (name) VALUES (?)').bind(file),
+      ])
+    }
+  }
+}
