@@ -18,6 +18,7 @@ interface Started {
 }
 
 const stateDirs: string[] = []
+let stopDeadline = () => {}
 afterEach(async () => {
   for (const dir of stateDirs.splice(0)) await rm(dir, { recursive: true, force: true })
 })
@@ -53,7 +54,12 @@ async function npmStart(): Promise<Started> {
   let output = ''
   child.stdout?.on('data', (d) => (output += d))
   child.stderr?.on('data', (d) => (output += d))
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  const exited = new Promise<number | null>((resolve, reject) => {
+    child.once('exit', (code) => resolve(code))
+    // A stop that never ends is the failure under test: say so instead of hanging the suite.
+    stopDeadline = () =>
+      setTimeout(() => reject(new Error(`npm start did not exit:\n${output}`)), 60_000).unref()
+  })
   const url = `http://127.0.0.1:${port}`
   for (;;) {
     if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output}`)
@@ -79,6 +85,7 @@ describe('npm start', () => {
     const members = groupMembers(started.child.pid as number)
     expect(members.map((m) => m.comm)).toContain('workerd')
     process.kill(-(started.child.pid as number), 'SIGTERM')
+    stopDeadline()
     await started.exited
     await allGone(members.map((m) => m.pid))
     await expect(fetch(`${started.url}/v1/catalogue`)).rejects.toThrow()
@@ -88,6 +95,7 @@ describe('npm start', () => {
     const started = await npmStart()
     const members = groupMembers(started.child.pid as number)
     started.child.kill('SIGINT')
+    stopDeadline()
     await started.exited
     await allGone(members.map((m) => m.pid))
   })
@@ -98,6 +106,7 @@ describe('npm start', () => {
     const workerd = members.filter((m) => m.comm === 'workerd')
     expect(workerd).toHaveLength(1)
     process.kill((workerd[0] as { pid: number }).pid, 'SIGKILL')
+    stopDeadline()
     expect(await started.exited).not.toBe(0)
     expect(started.output()).toMatch(/workerd .* exited unexpectedly/)
     await allGone(members.map((m) => m.pid))
