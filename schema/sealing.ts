@@ -11,7 +11,7 @@
  * WebCrypto only: the build (Node) and the Worker (workerd) run the same code.
  */
 
-import { decodeBytes, encodeBytes } from '../gateway/payment/base64url.js'
+import { decodeBytes, encodeBytes } from './base64url.js'
 
 /** The asset folder of sealed bundles; the Worker runs first there and answers 404 (wrangler.jsonc). */
 export const SEALED_ASSET_DIR = '/sealed/'

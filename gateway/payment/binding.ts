@@ -4,8 +4,8 @@
  * the challenge id, and a credential is accepted only for the request it names.
  */
 
+import { decodeText, encodeBytes, encodeText } from '../../schema/base64url.js'
 import { canonicalize } from '../../schema/jcs.js'
-import { decodeText, encodeBytes, encodeText } from './base64url.js'
 
 export interface Binding {
   via: 'http' | 'mcp'

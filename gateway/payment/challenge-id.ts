@@ -3,7 +3,7 @@
  * recognise its own challenges. Slot order follows mppx and the conformance vectors:
  * realm|method|intent|request|expires|digest[|header]|opaque (absent values are empty).
  */
-import { encodeBytes } from './base64url.js'
+import { encodeBytes } from '../../schema/base64url.js'
 
 export interface BoundFields {
   realm: string

@@ -1,8 +1,9 @@
 /**
  * A Payment challenge: its fields, the WWW-Authenticate form and the parse of that form.
  */
+
+import { decodeText, EncodingError } from '../../schema/base64url.js'
 import { AuthParamsError, formatPaymentParams, parsePaymentParams } from './auth-params.js'
-import { decodeText, EncodingError } from './base64url.js'
 
 export interface Challenge {
   id: string

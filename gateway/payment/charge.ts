@@ -4,10 +4,10 @@
  * (ledger) → processor. Nothing here knows about headers or JSON-RPC.
  */
 
+import { encodeText } from '../../schema/base64url.js'
 import { canonicalize } from '../../schema/jcs.js'
 import { PRICE } from '../../schema/routes.js'
 import { sha256Hex } from '../sha256-hex.js'
-import { encodeText } from './base64url.js'
 import { type Binding, opaqueBinds, opaqueFor } from './binding.js'
 import type { Challenge } from './challenge.js'
 import { challengeId, sameId } from './challenge-id.js'

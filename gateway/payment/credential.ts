@@ -1,7 +1,7 @@
 /**
  * The credential a client sends back: `Authorization: Payment <base64url(JSON)>`.
  */
-import { decodeText, encodeText } from './base64url.js'
+import { decodeText, encodeText } from '../../schema/base64url.js'
 import type { Challenge } from './challenge.js'
 
 export interface Credential {

@@ -3,8 +3,9 @@
  * receipt claims, and the digest of the bytes delivered (RFC 9530 `sha-256=:<base64>:`). WebCrypto
  * only, so it runs the same in workerd and Node; keys come in as JWKs.
  */
+
+import { encodeBytes, encodeText } from '../../schema/base64url.js'
 import type { ReceiptClaims } from '../../schema/receipt-claims.js'
-import { encodeBytes, encodeText } from './base64url.js'
 
 export interface SigningKey {
   kid: string

@@ -1,7 +1,7 @@
 /**
  * The receipt of a settled payment: `Payment-Receipt` over HTTP, `_meta` over MCP.
  */
-import { encodeText } from './base64url.js'
+import { encodeText } from '../../schema/base64url.js'
 
 export interface Receipt {
   status: 'success'

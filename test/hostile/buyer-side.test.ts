@@ -4,8 +4,8 @@
  * clear 402, never a 500 or an engine message.
  */
 import { describe, expect, it } from 'vitest'
-import { encodeText } from '../../gateway/payment/base64url.js'
 import { FAILED_PAYMENTS_PER_MINUTE } from '../../gateway/payment/failure-window.js'
+import { encodeText } from '../../schema/base64url.js'
 import { authorization, challengeFrom, get, processorLedger, token } from '../support/service.js'
 
 const PROBLEMS = 'https://paymentauth.org/problems/'

@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from 'vitest'
 import { AuthParamsError } from '../../gateway/payment/auth-params.js'
-import { decodeText, EncodingError, encodeText } from '../../gateway/payment/base64url.js'
 import { type Challenge, formatChallenge, parseChallenge } from '../../gateway/payment/challenge.js'
 import { challengeId } from '../../gateway/payment/challenge-id.js'
 import {
@@ -12,6 +11,7 @@ import {
   MalformedCredential,
   parseAuthorization,
 } from '../../gateway/payment/credential.js'
+import { decodeText, EncodingError, encodeText } from '../../schema/base64url.js'
 import { canonicalize } from '../../schema/jcs.js'
 import authorization from '../fixtures/mpp/authorization.json'
 import base64url from '../fixtures/mpp/base64url.json'
