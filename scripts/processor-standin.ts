@@ -7,8 +7,13 @@
  * - Idempotency: the first answer under an Idempotency-Key is stored, 5xx included, and replayed
  *   with `Idempotent-Replayed: true`; a second request while the first is still running under the
  *   same key gets 409 `idempotency_key_in_use` (nothing stored, safe to retry).
- * - PaymentIntents can be retrieved by id and found by `metadata['challenge_id']` through search.
+ * - PaymentIntents can be retrieved by id (consistent), listed newest first with `created` filters
+ *   and `starting_after` paging (consistent, as Stripe's list endpoints are), and found by
+ *   `metadata['challenge_id']` through search, which lags writes by `searchLagMs` (Stripe: usually
+ *   under a minute, up to an hour during outages), so a search miss proves nothing.
  * - An intent can sit in `processing` or `requires_action` and complete later.
+ * - Refunds: `POST /v1/refunds` with `payment_intent` (idempotent under its key like every POST; a
+ *   second refund of a fully refunded intent is `charge_already_refunded`), `GET /v1/refunds/:id`.
  *
  * Tokens (see README): `spt_test_<anything>` pays once; `…decline…` is declined; `…action…` needs
  * an extra step; `…processing…` is processing; `…timeout…` never answers; `…error…` is an outage
@@ -32,8 +37,21 @@ interface Intent {
   id: string
   object: 'payment_intent'
   amount: number
+  amount_received: number
   currency: string
   status: string
+  /** Seconds since the epoch, as Stripe states it. */
+  created: number
+  metadata: Record<string, string>
+}
+
+interface Refund {
+  id: string
+  object: 'refund'
+  amount: number
+  currency: string
+  payment_intent: string
+  status: 'succeeded'
   metadata: Record<string, string>
 }
 
@@ -44,6 +62,8 @@ export interface StandinLedger {
   calls: number
   /** Calls answered from the idempotency store. */
   replays: number
+  /** Refunds made, by PaymentIntent: every refund id, so a second refund would show. */
+  refunds: Map<string, string[]>
 }
 
 export interface ProcessorStandin {
@@ -57,13 +77,19 @@ export interface StandinOptions {
   host?: string
   /** How long a `spt_test_stall…` request is held before it pays, unless released first. */
   stallMs?: number
+  /** How long a new intent stays invisible to search (Stripe's index lag); tests change it at run time. */
+  searchLagMs?: number
 }
 
 type Answer = { status: number; body: unknown }
 
 export async function startProcessorStandin(options: StandinOptions = {}): Promise<ProcessorStandin> {
   const { port = 0, host = '127.0.0.1', stallMs = DEFAULT_STALL_MS } = options
-  const ledger: StandinLedger = { succeeded: new Map(), calls: 0, replays: 0 }
+  let searchLagMs = options.searchLagMs ?? 0
+  const ledger: StandinLedger = { succeeded: new Map(), calls: 0, replays: 0, refunds: new Map() }
+  const refunds = new Map<string, Refund>()
+  /** When each intent was created (ms), for the search lag. */
+  const createdAtMs = new Map<string, number>()
   const answers = new Map<string, StoredAnswer>()
   const running = new Set<string>()
   const intents = new Map<string, Intent>()
@@ -88,7 +114,16 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
         calls: ledger.calls,
         replays: ledger.replays,
         stalled: [...stalled.keys()],
+        refunds: Object.fromEntries(ledger.refunds),
+        searchLagMs,
       })
+    // Test control: how far search lags behind writes, e.g. `?search_lag_ms=3600000` for an outage.
+    if (req.method === 'POST' && url.pathname === '/__standin/config') {
+      const lag = Number(url.searchParams.get('search_lag_ms'))
+      if (!Number.isFinite(lag) || lag < 0) return send(res, 400, { error: 'search_lag_ms must be >= 0' })
+      searchLagMs = lag
+      return send(res, 200, { searchLagMs })
+    }
     // Test controls: release a stalled token; complete a processing or requires_action intent.
     const release = /^\/__standin\/release\/(spt_[A-Za-z0-9_]+)$/.exec(url.pathname)
     if (req.method === 'POST' && release) {
@@ -101,12 +136,21 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
       const pi = intents.get(complete[1] as string)
       if (!pi) return send(res, 404, { completed: false })
       pi.status = 'succeeded'
+      pi.amount_received = pi.amount
       return send(res, 200, pi)
     }
     if (req.headers.authorization !== `Bearer ${STANDIN_SECRET}`)
       return send(res, 401, { error: { type: 'invalid_request_error', message: 'invalid API key' } })
     if (req.method === 'GET' && url.pathname === '/v1/payment_intents/search')
       return send(res, 200, search(url.searchParams.get('query') ?? ''))
+    if (req.method === 'GET' && url.pathname === '/v1/payment_intents') return list(url.searchParams, res)
+    const refund = /^\/v1\/refunds\/(re_[A-Za-z0-9_]+)$/.exec(url.pathname)
+    if (req.method === 'GET' && refund) {
+      const found = refunds.get(refund[1] as string)
+      return found
+        ? send(res, 200, found)
+        : send(res, 404, invalid('no such refund', 'resource_missing').body)
+    }
     const retrieve = /^\/v1\/payment_intents\/(pi_[A-Za-z0-9_]+)$/.exec(url.pathname)
     if (req.method === 'GET' && retrieve) {
       const pi = intents.get(retrieve[1] as string)
@@ -114,11 +158,17 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
         ? send(res, 200, pi)
         : send(res, 404, invalid('no such payment_intent', 'resource_missing').body)
     }
-    if (req.method !== 'POST' || url.pathname !== '/v1/payment_intents')
+    const operation =
+      url.pathname === '/v1/payment_intents'
+        ? create
+        : url.pathname === '/v1/refunds'
+          ? createRefund
+          : undefined
+    if (req.method !== 'POST' || !operation)
       return send(res, 404, { error: { type: 'invalid_request_error', message: 'unrecognised request URL' } })
     const raw = await readBody(req)
     const key = req.headers['idempotency-key']
-    if (typeof key !== 'string') return create(new URLSearchParams(raw), res)
+    if (typeof key !== 'string') return operation(new URLSearchParams(raw), res)
     if (running.has(key))
       return send(res, 409, {
         error: {
@@ -138,7 +188,7 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
     }
     running.add(key)
     try {
-      const answer = await create(new URLSearchParams(raw), res)
+      const answer = await operation(new URLSearchParams(raw), res)
       if (answer) answers.set(key, { ...answer, params: raw })
     } finally {
       running.delete(key)
@@ -146,6 +196,61 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
   }
 
   /** Creates and confirms an intent; answers the request unless the token never gets an answer. */
+  async function createRefund(params: URLSearchParams, res: ServerResponse): Promise<Answer> {
+    const pi = intents.get(params.get('payment_intent') ?? '')
+    const answer: Answer = !pi
+      ? invalid(`no such payment_intent: '${params.get('payment_intent')}'`, 'resource_missing')
+      : pi.status !== 'succeeded'
+        ? invalid(`the payment ${pi.id} has no successful charge to refund`, 'charge_not_refundable')
+        : ledger.refunds.has(pi.id)
+          ? invalid(`the charge of ${pi.id} has already been refunded`, 'charge_already_refunded')
+          : { status: 200, body: newRefund(pi, params) }
+    send(res, answer.status, answer.body)
+    return answer
+  }
+
+  function newRefund(pi: Intent, params: URLSearchParams): Refund {
+    const metadata: Record<string, string> = {}
+    for (const [k, v] of params) {
+      const m = /^metadata\[(.+)\]$/.exec(k)
+      if (m) metadata[m[1] as string] = v
+    }
+    const refund: Refund = {
+      id: `re_standin_${String(next++).padStart(6, '0')}`,
+      object: 'refund',
+      amount: pi.amount,
+      currency: pi.currency,
+      payment_intent: pi.id,
+      status: 'succeeded',
+      metadata,
+    }
+    refunds.set(refund.id, refund)
+    ledger.refunds.set(pi.id, [...(ledger.refunds.get(pi.id) ?? []), refund.id])
+    return refund
+  }
+
+  /** Newest first, `created[gte]`/`created[lte]` in seconds, `limit` (1–100), `starting_after`. */
+  function list(params: URLSearchParams, res: ServerResponse) {
+    const gte = Number(params.get('created[gte]') ?? Number.NEGATIVE_INFINITY)
+    const lte = Number(params.get('created[lte]') ?? Number.POSITIVE_INFINITY)
+    const limit = Number(params.get('limit') ?? 10)
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      return send(res, 400, invalid('limit must be an integer between 1 and 100').body)
+    let all = [...intents.values()].reverse().filter((pi) => pi.created >= gte && pi.created <= lte)
+    const after = params.get('starting_after')
+    if (after) {
+      const at = all.findIndex((pi) => pi.id === after)
+      if (at < 0) return send(res, 400, invalid(`no such object: '${after}'`, 'resource_missing').body)
+      all = all.slice(at + 1)
+    }
+    return send(res, 200, {
+      object: 'list',
+      url: '/v1/payment_intents',
+      data: all.slice(0, limit),
+      has_more: all.length > limit,
+    })
+  }
+
   async function create(params: URLSearchParams, res: ServerResponse): Promise<Answer | null> {
     ledger.calls++
     const answer = await decide(params, res)
@@ -202,22 +307,29 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
       const m = /^metadata\[(.+)\]$/.exec(k)
       if (m) metadata[m[1] as string] = v
     }
+    const now = Date.now()
     const pi: Intent = {
       id: `pi_standin_${String(next++).padStart(6, '0')}`,
       object: 'payment_intent',
       amount,
+      amount_received: status === 'succeeded' ? amount : 0,
       currency: params.get('currency') ?? 'usd',
       status,
+      created: Math.floor(now / 1000),
       metadata,
     }
     intents.set(pi.id, pi)
+    createdAtMs.set(pi.id, now)
     return pi
   }
 
-  /** The one search query the gateway makes: `metadata['challenge_id']:'<id>'`. */
+  /** A metadata search, `metadata['challenge_id']:'<id>'`, over what the lagging index has seen. */
   function search(query: string) {
     const m = /^metadata\['([a-z_]+)'\]:'([^']*)'$/.exec(query)
-    const data = m ? [...intents.values()].filter((pi) => pi.metadata[m[1] as string] === m[2]) : []
+    const indexed = [...intents.values()].filter(
+      (pi) => Date.now() - (createdAtMs.get(pi.id) ?? 0) >= searchLagMs,
+    )
+    const data = m ? indexed.filter((pi) => pi.metadata[m[1] as string] === m[2]) : []
     return { object: 'search_result', data, has_more: false }
   }
 

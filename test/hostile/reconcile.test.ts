@@ -140,3 +140,44 @@ describe('a payment whose outcome is unknown', () => {
     expect(decodeReceipt(delivered.headers.get('payment-receipt')).reference).toBe(intent)
   })
 })
+
+describe("when Stripe's search index lags behind its writes", () => {
+  /** Search an hour behind, as Stripe documents it can be during an outage; restored afterwards. */
+  async function withSearchLag(run: () => Promise<void>) {
+    expect((await standin('/__standin/config?search_lag_ms=3600000')).status).toBe(200)
+    try {
+      await run()
+    } finally {
+      await standin('/__standin/config?search_lag_ms=0')
+    }
+  }
+
+  it('behavior: a charge answered by a stored 500 is delivered on retry, never refused as uncharged', async () => {
+    await withSearchLag(async () => {
+      const path = '/v1/fde-lessons?topic=time'
+      const { spt, auth } = await credentialFor(path, 'lost')
+      expect((await get(path, auth)).status).toBe(503)
+      const charged = (await processorLedger()).succeeded[spt]
+      expect(charged).toMatch(/^pi_/)
+      // Every retry either waits (503) or delivers that one charge: never "nothing was charged".
+      const retry = await get(path, auth)
+      expect(retry.status).toBe(200)
+      expect(decodeReceipt(retry.headers.get('payment-receipt')).reference).toBe(charged)
+      const again = await get(path, auth)
+      expect(again.status).toBe(402)
+      expect(((await again.json()) as { detail: string }).detail).toContain(charged)
+    })
+  })
+
+  it('behavior: an outage that charged nothing is told apart by the consistent list, not by search', async () => {
+    await withSearchLag(async () => {
+      const path = '/v1/fde-lessons?topic=backup'
+      const { spt, auth } = await credentialFor(path, 'error')
+      expect((await get(path, auth)).status).toBe(503)
+      const again = await get(path, auth)
+      expect(again.status).toBe(402)
+      expect(await problemOf(again)).toBe('verification-failed')
+      expect((await processorLedger()).succeeded[spt]).toBeUndefined()
+    })
+  })
+})

@@ -20,6 +20,8 @@ export interface StandinLedger {
   replays: number
   /** Stall tokens the stand-in is holding, waiting for a release. */
   stalled: string[]
+  /** Refund ids by PaymentIntent. */
+  refunds: Record<string, string[]>
 }
 
 export async function processorLedger(): Promise<StandinLedger> {
