@@ -9,8 +9,6 @@ import type { PaymentConfig } from './payment/charge.js'
 import type { ReceiptKeys } from './payment/signed-receipt.js'
 
 const CHALLENGE_TTL_MS = 5 * 60 * 1000
-/** Stripe's search index usually catches up within a minute; five leaves room for a slow day. */
-const SEARCH_SETTLE_MS = 5 * 60 * 1000
 
 export type ConfigResult = { ok: true; config: PaymentConfig } | { ok: false; problems: string[] }
 
@@ -50,7 +48,6 @@ function readConfig(env: Env): ConfigResult {
         url: env.PROCESSOR_URL.replace(/\/$/, ''),
         secret: env.PROCESSOR_SECRET as string,
         timeoutMs: Number(env.PROCESSOR_TIMEOUT_MS ?? 10_000),
-        searchSettleMs: Number(env.PROCESSOR_SEARCH_SETTLE_MS ?? SEARCH_SETTLE_MS),
       },
       challengeTtlMs: CHALLENGE_TTL_MS,
       receipts,

@@ -24,8 +24,6 @@ export interface Env {
   STRIPE_NETWORK_ID: string
   PROCESSOR_URL: string
   PROCESSOR_TIMEOUT_MS?: string
-  /** How long after a failed create call an empty search result is trusted (ms). */
-  PROCESSOR_SEARCH_SETTLE_MS?: string
   /** Secrets. */
   PROCESSOR_SECRET?: string
   PAYMENT_HMAC_SECRET?: string

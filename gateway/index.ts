@@ -14,8 +14,9 @@ import { jsonResponse, serializedResponse, serializeOnce } from './http/json.js'
 import { notFound, problem, problemResponse } from './http/problem.js'
 import { handleMcp } from './mcp/handler.js'
 import { normaliseQuery } from './payment/binding.js'
-import { requirePayment } from './payment/http.js'
+import { ledgerOf, requirePayment } from './payment/http.js'
 import { receiptHeader } from './payment/receipt.js'
+import { refundOrphans } from './payment/reconciler.js'
 import { keySet, signedReceipt } from './payment/signed-receipt.js'
 import { pricingIndex } from './pricing-index.js'
 import { retiredFeed } from './retired.js'
@@ -54,6 +55,9 @@ function dataRoute(route: Route): Handler {
     const binding = { via: 'http' as const, target: `GET ${route.path}`, query }
     const gate = await requirePayment(req, env, config.config, binding, route.summary)
     if (!gate.paid) return done(ctx, env, req, route, gate.outcome, gate.response)
+    // A repeat under the Idempotency-Key of an answered request: the same bytes, digest and receipt.
+    const kept = gate.repeat?.answer
+    if (kept) return done(ctx, env, req, route, 'paid', new Response(kept.body, { headers: kept.headers }))
     const serialized = await payload()
     const signed = await signedReceipt(
       config.config.receipts,
@@ -66,6 +70,11 @@ function dataRoute(route: Route): Handler {
       'content-digest': signed.digest,
       'payment-receipt': receiptHeader(signed.receipt),
     })
+    if (gate.idempotencyKey !== undefined)
+      await ledgerOf(env).keepAnswer(gate.receipt.challengeId, gate.idempotencyKey, {
+        body: serialized.body,
+        headers: Object.fromEntries(response.headers),
+      })
     return done(ctx, env, req, route, 'paid', response)
   }
 }
@@ -175,5 +184,12 @@ export default {
     // HEAD answers like GET without a body.
     if (request.method === 'HEAD') response = new Response(null, response)
     return withCors(request, response)
+  },
+  /** The Cron Trigger (wrangler.jsonc): refund every charge that was never delivered and can no longer be. */
+  async scheduled(controller: ScheduledController, env: Env): Promise<void> {
+    const config = paymentConfig(env)
+    if (!config.ok) return
+    const report = await refundOrphans(config.config, ledgerOf(env), controller.scheduledTime)
+    console.log('reconciler', JSON.stringify(report))
   },
 } satisfies ExportedHandler<Env>

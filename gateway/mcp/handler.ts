@@ -18,10 +18,12 @@ import { paymentConfig } from '../config.js'
 import { prepare } from '../datasets/prepare.js'
 import { checkParams } from '../datasets/query.js'
 import type { Env } from '../env.js'
-import { clientAddress } from '../payment/http.js'
+import { readBody } from '../http/read-body.js'
+import { clientOf } from '../payment/http.js'
+import { IDEMPOTENCY_KEY_META } from '../payment/idempotency-key.js'
 import { countHit } from '../stats.js'
 import { forbiddenOrigin, originAllowed } from './origin.js'
-import { callPaidTool } from './paid-call.js'
+import { callPaidTool, InvalidIdempotencyKey } from './paid-call.js'
 import { listedTools, TOOL_LIST_CACHE, toolNamed } from './tools.js'
 
 function createServer(env: Env, ctx: ExecutionContext, request: Request): Server {
@@ -84,14 +86,16 @@ function createServer(env: Env, ctx: ExecutionContext, request: Request): Server
         ProtocolErrorCode.InternalError,
         `payments are not configured: ${config.problems.join('; ')}`,
       )
-    const result = await callPaidTool(
-      env,
-      config.config,
-      tool,
-      prepared,
-      call.params._meta,
-      clientAddress(request),
-    )
+    let result: Awaited<ReturnType<typeof callPaidTool>>
+    try {
+      result = await callPaidTool(env, config.config, tool, prepared, call.params._meta, clientOf(request))
+    } catch (error) {
+      if (error instanceof InvalidIdempotencyKey)
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, {
+          field: `_meta.${IDEMPOTENCY_KEY_META}`,
+        })
+      throw error
+    }
     countHit(ctx, env, request, endpoint, result.outcome)
     return result.result
   })
@@ -110,11 +114,14 @@ const rpcError = (status: number, code: number, message: string) =>
  */
 async function singleMessage(request: Request): Promise<Request | Response> {
   if (request.method !== 'POST') return request
-  const tooBig = () =>
-    rpcError(413, -32600, `the request body is over ${MAX_MCP_BODY_BYTES} bytes: send one JSON-RPC message`)
-  if (Number(request.headers.get('content-length') ?? 0) > MAX_MCP_BODY_BYTES) return tooBig()
-  const text = await request.text()
-  if (new TextEncoder().encode(text).byteLength > MAX_MCP_BODY_BYTES) return tooBig()
+  const body = await readBody(request, MAX_MCP_BODY_BYTES)
+  if (!body.ok)
+    return rpcError(
+      413,
+      -32600,
+      `the request body is over ${MAX_MCP_BODY_BYTES} bytes: send one JSON-RPC message`,
+    )
+  const text = new TextDecoder().decode(body.bytes)
   if (text.trimStart().startsWith('['))
     return rpcError(400, -32600, 'batches are not supported: send one JSON-RPC message per request')
   return new Request(request, { body: text })

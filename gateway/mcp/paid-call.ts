@@ -4,6 +4,7 @@
  * _meta["org.paymentauth/receipt"]; a refused credential is an isError result, never a JSON-RPC error.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server'
+import { canonicalize } from '../../schema/jcs.js'
 import type { McpTool } from '../../schema/mcp-tools.js'
 import { type Outcome, PRICE } from '../../schema/routes.js'
 import type { Prepared } from '../datasets/query.js'
@@ -18,6 +19,11 @@ import {
 } from '../payment/charge.js'
 import { credentialFromJson, MalformedCredential } from '../payment/credential.js'
 import { attemptsOf, ledgerOf } from '../payment/http.js'
+import {
+  IDEMPOTENCY_KEY_META,
+  IDEMPOTENCY_KEY_RULE,
+  parseIdempotencyKey,
+} from '../payment/idempotency-key.js'
 import { problemBody, type Refusal, refusal } from '../payment/problems.js'
 import { signedReceipt } from '../payment/signed-receipt.js'
 
@@ -60,13 +66,28 @@ async function paymentRequired(config: PaymentConfig, binding: Binding, tool: Mc
   }
 }
 
+/**
+ * The bytes a paid tool result's receipt digest covers: everything the buyer is given, the text
+ * and the structured content, as JCS (RFC 8785) of `{content, structuredContent}`.
+ */
+export function deliveredBytes(result: Pick<CallToolResult, 'content' | 'structuredContent'>): string {
+  return canonicalize({ content: result.content, structuredContent: result.structuredContent })
+}
+
+/** A malformed `_meta["idempotency-key"]`: the caller's error, before anything is claimed or charged. */
+export class InvalidIdempotencyKey extends Error {
+  constructor() {
+    super(`_meta["${IDEMPOTENCY_KEY_META}"] must be ${IDEMPOTENCY_KEY_RULE}`)
+  }
+}
+
 export async function callPaidTool(
   env: Env,
   config: PaymentConfig,
   tool: McpTool,
   prepared: Extract<Prepared, { ok: true }>,
   meta: Record<string, unknown> | undefined,
-  clientAddress: string,
+  client: string,
 ): Promise<{ outcome: PaidOutcome; result: CallToolResult }> {
   const binding: Binding = { via: 'mcp', target: tool.name, query: normaliseQuery(prepared.filters) }
   const raw = meta?.[META_CREDENTIAL]
@@ -91,6 +112,8 @@ export async function callPaidTool(
       },
     }
   }
+  const idempotencyKey = parseIdempotencyKey(meta?.[IDEMPOTENCY_KEY_META])
+  if (idempotencyKey === null) throw new InvalidIdempotencyKey()
   let settlement: Settlement
   try {
     settlement = await verifyAndSettle(
@@ -98,7 +121,8 @@ export async function callPaidTool(
       ledgerOf(env),
       credentialFromJson(raw),
       binding,
-      await attemptsOf(env, clientAddress),
+      await attemptsOf(env, client),
+      idempotencyKey,
     )
   } catch (error) {
     if (!(error instanceof MalformedCredential)) throw error
@@ -107,21 +131,26 @@ export async function callPaidTool(
   // Every refusal stays in band: SDKs turn JSON-RPC errors into tool errors that drop error.data.
   if (!settlement.ok)
     return { outcome: 'refused', result: await refusedResult(config, binding, tool, settlement.refusal) }
+  // A repeat under the Idempotency-Key of an answered call: the same result and receipt.
+  const kept = settlement.repeat?.answer
+  if (kept) return { outcome: 'paid', result: JSON.parse(kept.body) as CallToolResult }
   const payload = prepared.payload() as Record<string, unknown>
-  const text = JSON.stringify(payload)
+  const delivered = {
+    content: [{ type: 'text' as const, text: JSON.stringify(payload) }],
+    structuredContent: payload,
+  }
   const query = binding.query
   const { receipt } = await signedReceipt(
     config.receipts,
     settlement.receipt,
     `mcp:${tool.name}${query ? `?${query}` : ''}`,
-    text,
+    deliveredBytes(delivered),
   )
-  return {
-    outcome: 'paid',
-    result: {
-      content: [{ type: 'text', text }],
-      structuredContent: payload,
-      _meta: { [META_RECEIPT]: receipt },
-    },
-  }
+  const result: CallToolResult = { ...delivered, _meta: { [META_RECEIPT]: receipt } }
+  if (idempotencyKey !== undefined)
+    await ledgerOf(env).keepAnswer(settlement.receipt.challengeId, idempotencyKey, {
+      body: JSON.stringify(result),
+      headers: {},
+    })
+  return { outcome: 'paid', result }
 }

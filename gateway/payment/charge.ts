@@ -12,7 +12,8 @@ import { type Binding, opaqueBinds, opaqueFor } from './binding.js'
 import type { Challenge } from './challenge.js'
 import { challengeId, sameId } from './challenge-id.js'
 import type { Credential } from './credential.js'
-import type { PaymentLedger, SettleResult } from './ledger.js'
+import type { KeptAnswer, PaymentLedger, SettleResult } from './ledger.js'
+import type { OrphanOutcome } from './orphans.js'
 import { type Refusal, refusal } from './problems.js'
 import type { ProcessorConfig } from './processor.js'
 import type { Receipt } from './receipt.js'
@@ -57,16 +58,34 @@ export async function issueChallenge(
   return { id: await challengeId(config.hmacSecret, fields), ...fields, description }
 }
 
-export type Settlement = { ok: true; receipt: Receipt } | { ok: false; refusal: Refusal }
+export type Settlement =
+  | {
+      ok: true
+      receipt: Receipt
+      /** A repeat under the Idempotency-Key of the answered request: its kept answer, if kept. */
+      repeat?: { answer?: KeptAnswer }
+    }
+  | { ok: false; refusal: Refusal }
 
 export interface Ledger {
   settle(
     challengeId: string,
     input: Omit<Parameters<PaymentLedger['settle']>[0], 'challengeId'>,
   ): Promise<SettleResult>
+  /** Keeps the answer given under an Idempotency-Key, for a repeat of the request. */
+  keepAnswer(challengeId: string, idempotencyKey: string, answer: KeptAnswer): Promise<void>
+  refundIfOrphaned(
+    challengeId: string,
+    intentId: string,
+    now: number,
+    processor: ProcessorConfig,
+  ): Promise<OrphanOutcome>
 }
 
-/** Failed attempts of the paying client: checked before the ledger and the processor. */
+/**
+ * Failed attempts of the paying client. Consulted only for a new claim (a credential the ledger
+ * already knows is never limited), and only the processor's fresh refusals count.
+ */
 export interface AttemptGate {
   /** Seconds until this client may try again, 0 when it may now. */
   retryAfterS(): Promise<number>
@@ -80,6 +99,7 @@ export async function verifyAndSettle(
   credential: Credential,
   binding: Binding,
   attempts: AttemptGate,
+  idempotencyKey?: string,
   now = Date.now(),
 ): Promise<Settlement> {
   const refuse = (...args: Parameters<typeof refusal>): Settlement => ({
@@ -130,27 +150,19 @@ export async function verifyAndSettle(
   if (typeof spt !== 'string' || !SPT.test(spt))
     return refuse('invalid-payload', 'payload.spt must be a Stripe shared payment token (spt_…)')
 
-  const wait = await attempts.retryAfterS()
-  if (wait > 0)
-    return {
-      ok: false,
-      refusal: {
-        ...refusal(
-          'too-many-failed-attempts',
-          `too many refused payments from this client; try again in ${wait} s`,
-        ),
-        retryAfterS: wait,
-      },
-    }
-  // Expiry is checked by the ledger at the first claim, so a retry of a pending payment is delivered.
+  // Expiry and the limiter are the ledger's to apply, at a new claim only: a retry of a pending
+  // payment is delivered after expiry, and no neighbour's failures can keep a buyer from its money.
   const result = await ledger.settle(echoed.id, {
     credentialDigest: digest,
     spt,
     amount: PRICE.amount,
     currency: PRICE.currency,
+    realm: config.realm,
     expiresAt,
     now,
     processor: config.processor,
+    limitedForS: await attempts.retryAfterS(),
+    ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
   })
   if (result.ok) return result
   switch (result.reason) {
@@ -161,9 +173,16 @@ export async function verifyAndSettle(
     case 'requires_action':
       return refuse('payment-action-required', result.detail)
     case 'declined':
-      await attempts.fail()
+      if (result.fresh) await attempts.fail()
       return refuse('verification-failed', result.detail)
     case 'unavailable':
       return refuse('internal-payment-error', result.detail)
+    case 'refunded':
+      return refuse('payment-refunded', result.detail)
+    case 'limited':
+      return {
+        ok: false,
+        refusal: { ...refusal('too-many-failed-attempts', result.detail), retryAfterS: result.retryAfterS },
+      }
   }
 }

@@ -5,6 +5,7 @@
 
 import { PRICE } from '../../schema/routes.js'
 import type { Env } from '../env.js'
+import { badRequest, problemResponse } from '../http/problem.js'
 import { sha256Hex } from '../sha256-hex.js'
 import type { Binding } from './binding.js'
 import { formatChallenge } from './challenge.js'
@@ -15,27 +16,42 @@ import {
   type PaymentConfig,
   verifyAndSettle,
 } from './charge.js'
+import { clientKey } from './client-key.js'
 import { MalformedCredential, parseAuthorization } from './credential.js'
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_RULE, parseIdempotencyKey } from './idempotency-key.js'
+import type { KeptAnswer } from './ledger.js'
 import { problemBody, type Refusal, refusal } from './problems.js'
 import type { Receipt } from './receipt.js'
 
 export function ledgerOf(env: Env): Ledger {
+  const of = (id: string) => env.LEDGER.get(env.LEDGER.idFromName(id))
   return {
-    settle: (id, input) => env.LEDGER.get(env.LEDGER.idFromName(id)).settle({ challengeId: id, ...input }),
+    settle: (id, input) => of(id).settle({ challengeId: id, ...input }),
+    keepAnswer: (id, key, answer) => of(id).keepAnswer(key, answer),
+    refundIfOrphaned: (id, intentId, now, processor) => of(id).refundIfOrphaned(intentId, id, now, processor),
   }
 }
 
-/** The failed-attempt gate of one client, named by a hash of its address. */
-export async function attemptsOf(env: Env, clientAddress: string): Promise<AttemptGate> {
-  const limiter = env.ATTEMPTS.get(env.ATTEMPTS.idFromName(await sha256Hex(`attempts:${clientAddress}`)))
+/** The failed-attempt gate of one client, named by a hash of its key (client-key.ts), never the address. */
+export async function attemptsOf(env: Env, client: string): Promise<AttemptGate> {
+  const limiter = env.ATTEMPTS.get(env.ATTEMPTS.idFromName(await sha256Hex(`attempts:${client}`)))
   return { retryAfterS: () => limiter.retryAfterS(), fail: () => limiter.fail() }
 }
 
-export const clientAddress = (request: Request) => request.headers.get('cf-connecting-ip') ?? 'unknown'
+/** Whom a request's failed payments count against (client-key.ts). */
+export const clientOf = (request: Request) =>
+  clientKey(request.headers.get('cf-connecting-ip'), request.headers.get('cf-worker'))
 
 export type PaymentGate =
-  | { paid: true; receipt: Receipt }
-  | { paid: false; response: Response; outcome: 'challenged' | 'refused' }
+  | {
+      paid: true
+      receipt: Receipt
+      /** The request's Idempotency-Key, if it carried one. */
+      idempotencyKey?: string
+      /** A repeat of an answered request under its key: the kept answer, if it was kept. */
+      repeat?: { answer?: KeptAnswer }
+    }
+  | { paid: false; response: Response; outcome: 'challenged' | 'refused' | 'rejected' }
 
 export async function requirePayment(
   request: Request,
@@ -60,6 +76,19 @@ export async function requirePayment(
         ),
       ),
     }
+  const idempotencyKey = parseIdempotencyKey(request.headers.get(IDEMPOTENCY_KEY_HEADER) ?? undefined)
+  // A malformed key is the client's error, answered before anything is claimed or charged.
+  if (idempotencyKey === null)
+    return {
+      paid: false,
+      outcome: 'rejected',
+      response: problemResponse(
+        badRequest(`Idempotency-Key must be ${IDEMPOTENCY_KEY_RULE}`, {
+          field: 'Idempotency-Key',
+          allowed: IDEMPOTENCY_KEY_RULE,
+        }),
+      ),
+    }
   let settlement: Awaited<ReturnType<typeof verifyAndSettle>>
   try {
     settlement = await verifyAndSettle(
@@ -67,13 +96,20 @@ export async function requirePayment(
       ledgerOf(env),
       parseAuthorization(header),
       binding,
-      await attemptsOf(env, clientAddress(request)),
+      await attemptsOf(env, clientOf(request)),
+      idempotencyKey,
     )
   } catch (error) {
     if (!(error instanceof MalformedCredential)) throw error
     settlement = { ok: false, refusal: refusal('malformed-credential', error.message) }
   }
-  if (settlement.ok) return { paid: true, receipt: settlement.receipt }
+  if (settlement.ok)
+    return {
+      paid: true,
+      receipt: settlement.receipt,
+      ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+      ...(settlement.repeat ? { repeat: settlement.repeat } : {}),
+    }
   return {
     paid: false,
     outcome: 'refused',

@@ -1,23 +1,35 @@
 /**
  * The payment ledger: one Durable Object per challenge id, the single place where a challenge is
- * claimed and settled. Durable Objects run one at a time per id, so the claim is atomic. A
- * credential is accepted once: copies arriving together wait for the one settlement and are then
- * refused, as is any later replay or a different credential for a claimed challenge.
+ * claimed, settled and, when its answer can no longer be delivered, refunded. Durable Objects run
+ * one at a time per id, so the claim is atomic. A credential is accepted once: copies arriving
+ * together wait for the one settlement and are then refused, as is any later replay or a different
+ * credential for a claimed challenge; a repeat under the Idempotency-Key of the request that was
+ * answered gets that answer again.
  *
- * Reconcile, never re-charge: a record stays `pending` while the processor's outcome is unknown
- * (timeout, 409 key in use, 429, 5xx, an intent still processing or waiting for an action). The
- * same credential sent again asks the processor what happened before anything is stored; only a
- * definitive outcome is stored for good.
+ * Reconcile, never re-charge, never guess: a record stays `pending` while the processor's outcome
+ * is unknown (timeout, 409 key in use, 429, 5xx, an intent still processing or waiting for an
+ * action). The same credential sent again asks the processor through consistent reads (retrieve by
+ * id, or the list of intents since the first attempt) before anything is stored; only a definitive
+ * answer is stored for good.
  */
 import { DurableObject } from 'cloudflare:workers'
+import { type OrphanOutcome, orphanVerdict } from './orphans.js'
 import {
   createPaymentIntent,
   findPaymentIntent,
   type ProcessorConfig,
   type ProcessorOutcome,
+  refundPaymentIntent,
   retrievePaymentIntent,
 } from './processor.js'
 import type { Receipt } from './receipt.js'
+import {
+  ANSWER_REPLAY_MS,
+  DELIVERY_WINDOW_MS,
+  type LedgerRecord,
+  LIST_CLOCK_SKEW_S,
+  RECORD_RETENTION_MS,
+} from './retention.js'
 
 export interface SettleInput {
   challengeId: string
@@ -26,17 +38,22 @@ export interface SettleInput {
   spt: string
   amount: string
   currency: string
+  realm: string
   /** When the challenge expires (ms since epoch): checked at the first claim only. */
   expiresAt: number
   /** The caller's clock (ms since epoch). */
   now: number
   processor: ProcessorConfig
+  /** The request's Idempotency-Key: the answer given under it can be fetched again for 24 h. */
+  idempotencyKey?: string
+  /** Seconds this client must wait before a new claim (failed-payment limiter); 0 when it may claim. */
+  limitedForS: number
 }
 
 export type SettleFailure =
   /** Claimed by another credential, or this one was already accepted. */
   | 'used'
-  /** The challenge had expired when it was first claimed. */
+  /** The challenge had expired when it was first claimed, or a pending payment's window has passed. */
   | 'expired'
   /** Definitively refused by the processor; nothing was charged. */
   | 'declined'
@@ -44,23 +61,35 @@ export type SettleFailure =
   | 'requires_action'
   /** The outcome is not known yet; the same credential may be sent again and never charges twice. */
   | 'unavailable'
+  /** A new claim from a client over its failure limit: nothing was claimed or charged. */
+  | 'limited'
+  /** Charged but never delivered, and refunded. */
+  | 'refunded'
 
 export type SettleResult =
-  | { ok: true; receipt: Receipt }
-  | { ok: false; reason: SettleFailure; detail: string }
+  | {
+      ok: true
+      receipt: Receipt
+      /** A repeat under the Idempotency-Key that was answered: the kept answer, if it was kept. */
+      repeat?: { answer?: KeptAnswer }
+    }
+  | {
+      ok: false
+      reason: SettleFailure
+      detail: string
+      /** The processor refused this card just now (not a stored refusal replayed): counts against the client. */
+      fresh?: boolean
+      retryAfterS?: number
+    }
 
-interface LedgerRecord {
-  credentialDigest: string
-  state: 'pending' | 'settled' | 'refused'
-  /** When the first processor call was made: the start of the search-index lag window. */
-  firstAttemptAt: number
-  /** The PaymentIntent, once the processor has named one. */
-  intentId?: string
-  receipt?: Receipt
-  refusal?: Extract<SettleResult, { ok: false }>
+/** The answer a paid request was given, kept for a repeat under the same Idempotency-Key. */
+export interface KeptAnswer {
+  body: string
+  headers: Record<string, string>
 }
 
-const KEEP_AFTER_EXPIRY_MS = 24 * 60 * 60 * 1000
+/** Storage values stay well under the Durable Object value limit: a large answer is kept in parts. */
+const ANSWER_PART_CHARS = 60_000
 
 export class PaymentLedger extends DurableObject {
   private inflight: { digest: string; result: Promise<SettleResult> } | undefined
@@ -69,7 +98,7 @@ export class PaymentLedger extends DurableObject {
     // Decided synchronously, before any await, so concurrent calls cannot both start a charge.
     if (this.inflight)
       return this.inflight.digest === input.credentialDigest
-        ? this.inflight.result.then((r) => (r.ok ? alreadyAccepted(r.receipt) : r))
+        ? this.inflight.result.then((r) => (r.ok ? alreadyAccepted(r.receipt) : { ...r, fresh: false }))
         : Promise.resolve(used())
     const result = this.decide(input).finally(() => {
       this.inflight = undefined
@@ -81,6 +110,14 @@ export class PaymentLedger extends DurableObject {
   private async decide(input: SettleInput): Promise<SettleResult> {
     const record = await this.ctx.storage.get<LedgerRecord>('record')
     if (!record) {
+      // Only a new claim can be turned away by the limiter: a known credential is never kept from its money.
+      if (input.limitedForS > 0)
+        return {
+          ok: false,
+          reason: 'limited',
+          detail: `too many refused payments from this client; try again in ${input.limitedForS} s`,
+          retryAfterS: input.limitedForS,
+        }
       // Expiry bounds the first claim only: a retry of a pending payment must still be delivered.
       if (input.expiresAt <= input.now)
         return {
@@ -92,40 +129,68 @@ export class PaymentLedger extends DurableObject {
         credentialDigest: input.credentialDigest,
         state: 'pending',
         firstAttemptAt: input.now,
+        expiresAt: input.expiresAt,
       }
       await this.ctx.storage.put('record', claimed)
-      await this.ctx.storage.setAlarm(input.expiresAt + KEEP_AFTER_EXPIRY_MS)
-      return this.record(input, claimed, await createPaymentIntent(input.processor, input))
+      await this.ctx.storage.setAlarm(input.expiresAt + RECORD_RETENTION_MS)
+      return this.record(input, claimed, await createPaymentIntent(input.processor, input), true)
     }
     if (record.credentialDigest !== input.credentialDigest) return used()
-    if (record.state === 'settled' && record.receipt) return alreadyAccepted(record.receipt)
+    if (record.state === 'refunded')
+      return {
+        ok: false,
+        reason: 'refunded',
+        detail: record.refund?.id
+          ? `this payment (${record.intentId}) was charged but its answer could not be delivered, so it was refunded in full (${record.refund.id})`
+          : `this payment (${record.intentId}) was charged but its answer could not be delivered; its refund is under way`,
+      }
+    if (record.state === 'settled' && record.receipt) {
+      const answeredUnderKey =
+        input.idempotencyKey !== undefined &&
+        record.idempotencyKey === input.idempotencyKey &&
+        input.now < (record.settledAt ?? 0) + ANSWER_REPLAY_MS
+      if (!answeredUnderKey) return alreadyAccepted(record.receipt)
+      return { ok: true, receipt: record.receipt, repeat: { answer: await this.keptAnswer() } }
+    }
     if (record.state === 'refused' && record.refusal) return record.refusal
-    return this.record(input, record, await this.reconcile(input, record))
+    if (input.now > record.expiresAt + DELIVERY_WINDOW_MS)
+      return {
+        ok: false,
+        reason: 'expired',
+        detail: `this payment was still unsettled when its delivery window closed at ${new Date(record.expiresAt + DELIVERY_WINDOW_MS).toISOString()}; if it was charged, the charge is refunded automatically`,
+      }
+    return this.record(input, record, await this.reconcile(input, record), false)
   }
 
-  /** Asks the processor what became of a pending payment before anything else is tried. */
+  /** Asks the processor what became of a pending payment, through consistent reads only. */
   private async reconcile(input: SettleInput, record: LedgerRecord): Promise<ProcessorOutcome> {
     const known = record.intentId
       ? await retrievePaymentIntent(input.processor, record.intentId)
-      : await findPaymentIntent(input.processor, input.challengeId)
+      : await findPaymentIntent(
+          input.processor,
+          input.challengeId,
+          Math.floor(record.firstAttemptAt / 1000) - LIST_CLOCK_SKEW_S,
+        )
     if (known) return known
-    // No intent exists: repeat the create call under the same key (it cannot charge twice).
+    // The whole list since the first attempt holds no intent for this challenge. Repeat the create
+    // call under the same key (it cannot charge twice): a fresh answer is definitive.
     const again = await createPaymentIntent(input.processor, input)
     if (again.kind !== 'unknown' || !again.storedFailure) return again
-    // The processor stored a failure under this key and has no intent for the challenge: once the
-    // search index has had time to catch up, that absence is a fact, and nothing was charged.
-    if (input.now - record.firstAttemptAt >= input.processor.searchSettleMs)
-      return {
-        kind: 'declined',
-        detail: 'the processor failed before charging and nothing was charged; pay the fresh challenge',
-      }
-    return again
+    // The key's first call ended in a failure the processor stored, and the consistent list shows it
+    // created no intent: no payment exists, so nothing was charged, and this key can never pay.
+    return {
+      kind: 'declined',
+      detail:
+        'the processor failed before creating a payment, so nothing was charged; pay the fresh challenge',
+      notTheCard: true,
+    }
   }
 
   private async record(
     input: SettleInput,
     record: LedgerRecord,
     outcome: ProcessorOutcome,
+    firstCall: boolean,
   ): Promise<SettleResult> {
     switch (outcome.kind) {
       case 'unknown':
@@ -158,15 +223,80 @@ export class PaymentLedger extends DurableObject {
           amount: input.amount,
           currency: input.currency,
         }
-        await this.ctx.storage.put('record', { ...record, intentId: outcome.id, state: 'settled', receipt })
+        await this.ctx.storage.put('record', {
+          ...record,
+          intentId: outcome.id,
+          state: 'settled',
+          receipt,
+          settledAt: input.now,
+          ...(input.idempotencyKey === undefined ? {} : { idempotencyKey: input.idempotencyKey }),
+        })
         return { ok: true, receipt }
       }
       case 'declined': {
         const refusal = { ok: false as const, reason: 'declined' as const, detail: outcome.detail }
         await this.ctx.storage.put('record', { ...record, state: 'refused', refusal })
-        return refusal
+        // Only the processor's refusal of this card, answered now, counts against the client.
+        return { ...refusal, fresh: firstCall && !outcome.notTheCard }
       }
     }
+  }
+
+  /** Keeps the answer a settled request was given under its Idempotency-Key (once; later calls are no-ops). */
+  async keepAnswer(idempotencyKey: string, answer: KeptAnswer): Promise<void> {
+    const record = await this.ctx.storage.get<LedgerRecord>('record')
+    if (record?.state !== 'settled' || record.idempotencyKey !== idempotencyKey) return
+    if ((await this.ctx.storage.get<number>('answer:parts')) !== undefined) return
+    const text = JSON.stringify(answer)
+    const parts: Record<string, string> = {}
+    for (let i = 0; i * ANSWER_PART_CHARS < text.length; i++)
+      parts[`answer:${i}`] = text.slice(i * ANSWER_PART_CHARS, (i + 1) * ANSWER_PART_CHARS)
+    await this.ctx.storage.put({ ...parts, 'answer:parts': Object.keys(parts).length })
+  }
+
+  private async keptAnswer(): Promise<KeptAnswer | undefined> {
+    const count = await this.ctx.storage.get<number>('answer:parts')
+    if (count === undefined) return undefined
+    const parts = await this.ctx.storage.get<string>(Array.from({ length: count }, (_, i) => `answer:${i}`))
+    return JSON.parse(Array.from({ length: count }, (_, i) => parts.get(`answer:${i}`) ?? '').join(''))
+  }
+
+  /**
+   * The scheduled reconciler found `intentId` succeeded for this challenge: refund it if its answer
+   * was never delivered and can no longer be (the verdict is orphans.ts's), exactly once.
+   */
+  async refundIfOrphaned(
+    intentId: string,
+    challengeId: string,
+    now: number,
+    processor: ProcessorConfig,
+  ): Promise<OrphanOutcome> {
+    // Never beside a settlement in progress: wait for it, then judge what it stored.
+    await this.inflight?.result.catch(() => undefined)
+    if (await this.ctx.storage.get<string>(`refund:${intentId}`)) return 'refunded-before'
+    const record = await this.ctx.storage.get<LedgerRecord>('record')
+    const verdict = orphanVerdict(record, intentId, now)
+    if (verdict === 'refunded') return 'refunded-before'
+    if (verdict !== 'refund') return verdict
+    // The record's own charge (not a second intent for the challenge) is marked before the call,
+    // so no retry of the credential can be delivered what is being refunded.
+    const own = !record || record.intentId === undefined || record.intentId === intentId
+    const marked: LedgerRecord = {
+      ...(record ?? { credentialDigest: '', firstAttemptAt: now, expiresAt: now }),
+      state: 'refunded',
+      intentId,
+    }
+    if (own) await this.ctx.storage.put('record', marked)
+    if (!record) await this.ctx.storage.setAlarm(now + RECORD_RETENTION_MS)
+    const refund = await refundPaymentIntent(processor, intentId, challengeId)
+    if (!refund.ok) return 'refund-pending'
+    await this.ctx.storage.put(`refund:${intentId}`, refund.id)
+    if (own)
+      await this.ctx.storage.put('record', {
+        ...marked,
+        refund: { id: refund.id, at: new Date(now).toISOString() },
+      })
+    return 'refunded-now'
   }
 
   override async alarm(): Promise<void> {
@@ -178,7 +308,7 @@ function alreadyAccepted(receipt: Receipt): SettleResult {
   return {
     ok: false,
     reason: 'used',
-    detail: `this credential was already accepted (PaymentIntent ${receipt.reference} at ${receipt.timestamp}); a credential pays for one response`,
+    detail: `this credential was already accepted (PaymentIntent ${receipt.reference} at ${receipt.timestamp}); a credential pays for one response (send the request's Idempotency-Key with it to get that response again)`,
   }
 }
 

@@ -15,9 +15,10 @@ export const PAYMENT_PROBLEMS = {
   'payment-action-required': 'Payment Action Required',
   'internal-payment-error': 'Payment Processor Unavailable',
   'too-many-failed-attempts': 'Too Many Failed Payment Attempts',
+  'payment-refunded': 'Payment Refunded',
 } as const
 /** Problems of this service's own, outside the draft's table. */
-const OWN_PROBLEMS = new Set<PaymentProblem>(['too-many-failed-attempts'])
+const OWN_PROBLEMS = new Set<PaymentProblem>(['too-many-failed-attempts', 'payment-refunded'])
 
 export type PaymentProblem = keyof typeof PAYMENT_PROBLEMS
 

@@ -1,8 +1,10 @@
 /**
  * The card processor: Stripe's PaymentIntents API over fetch. One create call per credential
- * (confirmed at once, with an idempotency key so a retry can never charge twice), and the two
- * look-ups that reconcile a payment whose outcome was lost: retrieve by id, and search by the
- * challenge id the intent carries in its metadata.
+ * (confirmed at once, with an idempotency key so a retry can never charge twice), the two
+ * consistent look-ups that reconcile a payment whose outcome was lost (retrieve by id; the list
+ * endpoint from the first attempt's time, matched on the challenge id in metadata), and refunds.
+ * Search is never used: Stripe's index lags writes (up to an hour in an outage), so a miss proves
+ * nothing.
  *
  * Every answer is classified by what it means for the money: only a definitive card outcome is a
  * refusal; a conflict, a rate limit, a 5xx, a timeout or a `processing` intent means "not known yet".
@@ -12,11 +14,6 @@ export interface ProcessorConfig {
   url: string
   secret: string
   timeoutMs: number
-  /**
-   * How long after a failed create call its absence from search is trusted: Stripe's search index
-   * lags writes (documented as usually under a minute), so "not found" is a fact only after this.
-   */
-  searchSettleMs: number
 }
 
 export interface IntentRequest {
@@ -24,14 +21,34 @@ export interface IntentRequest {
   currency: string
   spt: string
   challengeId: string
+  /** This service's realm: the reconciler refunds only intents this service created. */
+  realm: string
+}
+
+/** The metadata every intent of this service carries. */
+export interface IntentMetadata {
+  challenge_id?: string
+  machine_payment?: string
+  realm?: string
+}
+
+/** An intent as a list page shows it. */
+export interface ListedIntent {
+  id: string
+  status: string
+  created: number
+  metadata: IntentMetadata
 }
 
 export type ProcessorOutcome =
   | { kind: 'succeeded'; id: string }
   /** The intent exists and may still complete: requires_action or processing. */
   | { kind: 'incomplete'; id: string; status: 'requires_action' | 'processing' }
-  /** A definitive refusal: the card or the token was refused, or the intent was abandoned. */
-  | { kind: 'declined'; detail: string }
+  /**
+   * A definitive refusal: the card or the token was refused, or the intent was abandoned.
+   * `notTheCard`: nothing reached the card (the processor failed before creating a payment).
+   */
+  | { kind: 'declined'; detail: string; notTheCard?: boolean }
   /**
    * Whether money moved is unknown. `storedFailure`: the processor replayed a failure it stored
    * under this idempotency key, so the same key can never succeed.
@@ -51,6 +68,7 @@ interface StripeJson {
   id?: unknown
   status?: unknown
   data?: unknown
+  has_more?: unknown
   error?: { code?: unknown; type?: unknown }
 }
 
@@ -141,6 +159,7 @@ export async function createPaymentIntent(
     'automatic_payment_methods[allow_redirects]': 'never',
     'metadata[challenge_id]': req.challengeId,
     'metadata[machine_payment]': 'true',
+    'metadata[realm]': req.realm,
   })
   return classifyAnswer(
     await call(config, '/v1/payment_intents', {
@@ -159,18 +178,66 @@ export async function retrievePaymentIntent(config: ProcessorConfig, id: string)
   return classifyIntent(answer.json)
 }
 
-/** The intent created for a challenge, if the processor has one: `null` when it has none. */
+/** Intents newest first, created at or after `createdGte` (seconds), one page after `startingAfter`. */
+export async function listPaymentIntents(
+  config: ProcessorConfig,
+  createdGte: number,
+  startingAfter?: string,
+): Promise<{ intents: ListedIntent[]; hasMore: boolean } | { unknown: string }> {
+  const query = new URLSearchParams({ 'created[gte]': String(createdGte), limit: '100' })
+  if (startingAfter) query.set('starting_after', startingAfter)
+  const answer = await call(config, `/v1/payment_intents?${query}`, { method: 'GET' })
+  if (!answer.ok) return { unknown: answer.detail }
+  if (answer.status !== 200 || !Array.isArray(answer.json.data))
+    return { unknown: `the processor's list answered ${answer.status}` }
+  return { intents: answer.json.data as ListedIntent[], hasMore: answer.json.has_more === true }
+}
+
+/** Pages one reconcile may read: 10 000 intents since the first attempt; past that, still unknown. */
+const MAX_LIST_PAGES = 100
+
+/**
+ * The intent created for a challenge, read from the consistent list of intents created since
+ * `createdGte`: `null` only when the whole list was read and none carries the challenge id.
+ */
 export async function findPaymentIntent(
   config: ProcessorConfig,
   challengeId: string,
+  createdGte: number,
 ): Promise<ProcessorOutcome | null> {
-  const query = new URLSearchParams({ query: `metadata['challenge_id']:'${challengeId}'` })
-  const answer = await call(config, `/v1/payment_intents/search?${query}`, { method: 'GET' })
-  if (!answer.ok) return { kind: 'unknown', detail: answer.detail }
-  if (answer.status !== 200 || !Array.isArray(answer.json.data))
-    return { kind: 'unknown', detail: `the processor's search answered ${answer.status}` }
-  const intents = answer.json.data as StripeJson[]
-  // A challenge has at most one intent (one idempotency key per credential, one credential per challenge).
-  const first = intents[0]
-  return first ? classifyIntent(first) : null
+  let after: string | undefined
+  for (let page = 0; page < MAX_LIST_PAGES; page++) {
+    const listed = await listPaymentIntents(config, createdGte, after)
+    if ('unknown' in listed) return { kind: 'unknown', detail: listed.unknown }
+    const match = listed.intents.find((pi) => pi.metadata?.challenge_id === challengeId)
+    if (match) return classifyIntent(match)
+    if (!listed.hasMore) return null
+    after = listed.intents.at(-1)?.id
+  }
+  return { kind: 'unknown', detail: 'too many payments to search through; retry later' }
+}
+
+export type RefundOutcome = { ok: true; id: string } | { ok: false; detail: string }
+
+/** Refunds an intent in full, once: the idempotency key is the intent's, so a retry never refunds twice. */
+export async function refundPaymentIntent(
+  config: ProcessorConfig,
+  intentId: string,
+  challengeId: string,
+): Promise<RefundOutcome> {
+  const body = new URLSearchParams({
+    payment_intent: intentId,
+    reason: 'requested_by_customer',
+    'metadata[challenge_id]': challengeId,
+    'metadata[why]': 'charged but never delivered',
+  })
+  const answer = await call(config, '/v1/refunds', {
+    method: 'POST',
+    body,
+    idempotencyKey: `refund_${intentId}`,
+  })
+  if (!answer.ok) return { ok: false, detail: answer.detail }
+  if (answer.status === 200 && typeof answer.json.id === 'string') return { ok: true, id: answer.json.id }
+  const code = typeof answer.json.error?.code === 'string' ? answer.json.error.code : answer.status
+  return { ok: false, detail: `the processor refused the refund (${code})` }
 }

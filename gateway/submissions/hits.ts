@@ -7,9 +7,9 @@
 import * as z from 'zod'
 import { OUTCOMES } from '../../schema/routes.js'
 import { badRequest, problemResponse } from '../http/problem.js'
+import { readBody } from '../http/read-body.js'
 import { today } from './aggregate.js'
 import type { Env } from './env.js'
-import { readBody } from './read-body.js'
 
 /** Distinct (endpoint, outcome, client) keys in one batch: far more than the gateway has. */
 export const MAX_HITS_PER_BATCH = 512

@@ -5,12 +5,12 @@
 
 import { MAX_SUBMISSION_BYTES } from '../../schema/submission.js'
 import { problem, problemResponse } from '../http/problem.js'
+import { discardBody, readBody } from '../http/read-body.js'
 import { sha256Hex } from '../sha256-hex.js'
 import { recordSubmission } from './aggregate.js'
 import { isJsonRequest } from './content-type.js'
 import type { Env } from './env.js'
 import { clientKey, limitPerMinute, takeSubmitSlot } from './rate-limit.js'
-import { readBody } from './read-body.js'
 import { validateSubmission } from './validation.js'
 
 const NO_STORE = { 'cache-control': 'no-store' }
@@ -33,8 +33,8 @@ const MIN_SALT_LENGTH = 32
 export async function submit(request: Request, env: Env): Promise<Response> {
   const refused = await refuseEarly(request, env)
   if (refused) {
-    // A refused body is read to its end and dropped, never left half-read (see read-body.ts).
-    await readBody(request, 0)
+    // A refused body is left unread (read-body.ts).
+    await discardBody(request)
     return refused
   }
   return accept(request, env)

@@ -99,7 +99,7 @@ interface McpMeta {
 }
 
 describe('signed receipts over MCP', () => {
-  it('behavior: a paid tool result carries a receipt that verifies and binds the tool, arguments and text', async () => {
+  it('behavior: a paid tool result carries a receipt that verifies and binds the tool, arguments, text and structured content', async () => {
     const mcp = (body: unknown) =>
       fetch(`${base()}/mcp`, {
         method: 'POST',
@@ -121,8 +121,21 @@ describe('signed receipts over MCP', () => {
       challengeId: challenge.id,
       reference: receipt.reference,
       resource: 'mcp:fde_lessons_full?topic=deploy',
-      digest: sha256(paid.result.content[0]?.text ?? ''),
     })
+    // The README's MCP snippet, run as written, checks the digest over text and structured content.
+    const readme = await readFile('README.md', 'utf8')
+    const snippet = /<!-- receipt-verify-mcp -->\s*```js\n([\s\S]*?)```/.exec(readme)?.[1]
+    expect(snippet).toBeTruthy()
+    const file = join(process.cwd(), 'test-results', 'readme-verify-tool-receipt.mjs')
+    await writeFile(file, snippet as string)
+    const { verifyToolReceipt } = (await import(file)) as {
+      verifyToolReceipt: (jwks: unknown, result: unknown) => Promise<Record<string, unknown>>
+    }
+    const result = paid.result as unknown as { structuredContent: Record<string, unknown> }
+    expect((await verifyToolReceipt(await jwks(), result)).challengeId).toBe(challenge.id)
+    // Changing only the structured content breaks it: the digest covers what clients read there too.
+    const altered = { ...result, structuredContent: { ...result.structuredContent, extra: 1 } }
+    await expect(verifyToolReceipt(await jwks(), altered)).rejects.toThrow(/not the one/)
   })
 })
 

@@ -24,8 +24,7 @@ export default async function setup(project: TestProject) {
     port: process.env.TEST_PORT ? Number(process.env.TEST_PORT) : await freePort(),
     stateDir,
     // Fault tests need a processor timeout far below the 10 s production default.
-    // An empty search result is trusted at once (the stand-in's index has no lag).
-    vars: { PROCESSOR_TIMEOUT_MS: '2000', PROCESSOR_SEARCH_SETTLE_MS: '0' },
+    vars: { PROCESSOR_TIMEOUT_MS: '2000' },
     // Stalled charges wait for the test to release them, however slow the machine is.
     processor: { stallMs: 10 * 60_000 },
     // Snapshots of the published aggregates every second: tests wait for the next one.

@@ -1,0 +1,39 @@
+/**
+ * How long the ledger keeps what, and the record it keeps. The times fit together: a pending
+ * payment can be delivered until DELIVERY_WINDOW_MS after its challenge expired; the reconciler looks
+ * back RECONCILE_LOOKBACK_MS, which covers that window plus its own schedule; a record is kept
+ * RECORD_RETENTION_MS, longer than both, so every intent the reconciler sees still has its record.
+ */
+import type { SettleResult } from './ledger.js'
+import type { Receipt } from './receipt.js'
+
+const HOUR_MS = 60 * 60 * 1000
+
+/** A charged but unanswered payment can still be delivered this long after its challenge expired. */
+export const DELIVERY_WINDOW_MS = 24 * HOUR_MS
+/** A repeat under the Idempotency-Key of an answered request gets that answer this long after it. */
+export const ANSWER_REPLAY_MS = 24 * HOUR_MS
+/** The scheduled reconciler examines intents created this far back. */
+export const RECONCILE_LOOKBACK_MS = 48 * HOUR_MS
+/** A ledger record (and any kept answer) is deleted this long after its challenge expired. */
+export const RECORD_RETENTION_MS = 72 * HOUR_MS
+/** Our clock and the processor's may differ: the list of intents starts this much earlier (seconds). */
+export const LIST_CLOCK_SKEW_S = 300
+
+export interface LedgerRecord {
+  credentialDigest: string
+  state: 'pending' | 'settled' | 'refused' | 'refunded'
+  /** When the first processor call was made. */
+  firstAttemptAt: number
+  /** When the challenge expired: the delivery window counts from here. */
+  expiresAt: number
+  /** The PaymentIntent, once the processor has named one. */
+  intentId?: string
+  receipt?: Receipt
+  settledAt?: number
+  /** The Idempotency-Key of the request that was answered. */
+  idempotencyKey?: string
+  refusal?: Extract<SettleResult, { ok: false }>
+  /** The refund of a charge that was never delivered; no id yet while the refund call is unanswered. */
+  refund?: { id?: string; at: string }
+}
