@@ -9,6 +9,7 @@
  * SHA-256(window, client) is stored, and rows of past windows are deleted as new windows start.
  */
 
+import { ipPrefix } from '../http/ip-prefix.js'
 import { sha256Hex } from '../sha256-hex.js'
 
 export const WINDOW_SECONDS = 60
@@ -24,7 +25,17 @@ export function limitPerMinute(configured: string | undefined): number {
 export function clientKey(request: Request): string {
   const ip = request.headers.get('cf-connecting-ip')?.trim()
   if (!ip) return 'local'
-  return ip.includes(':') ? ipv6Prefix64(ip) : ip
+  return ipPrefix(ip, 32, 64) ?? ip
+}
+
+/**
+ * Who a submission counts as for the disclosure rule: the client's network (IPv4 /24, IPv6 /48),
+ * not its address, so one party with several cheap addresses or /64s counts once.
+ */
+export function submitterNetwork(request: Request): string {
+  const ip = request.headers.get('cf-connecting-ip')?.trim()
+  if (!ip) return 'local'
+  return ipPrefix(ip, 24, 48) ?? ip
 }
 
 /** Counts one attempt; `n = n + 1 RETURNING n` is atomic, so concurrent attempts each count once. */
@@ -51,17 +62,3 @@ export async function takeSubmitSlot(
 }
 
 /** The first four groups of an IPv6 address, `::` expanded; anything unparsable is used as given. */
-function ipv6Prefix64(ip: string): string {
-  const [head = '', tail] = ip.toLowerCase().split('::')
-  const left = head ? head.split(':') : []
-  const right = tail ? tail.split(':') : []
-  const groups =
-    tail === undefined
-      ? left
-      : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
-  if (groups.length < 4) return ip
-  return `${groups
-    .slice(0, 4)
-    .map((g) => g.replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`
-}

@@ -10,7 +10,7 @@ import { sha256Hex } from '../sha256-hex.js'
 import { recordSubmission } from './aggregate.js'
 import { isJsonRequest } from './content-type.js'
 import type { Env } from './env.js'
-import { clientKey, limitPerMinute, takeSubmitSlot } from './rate-limit.js'
+import { clientKey, limitPerMinute, submitterNetwork, takeSubmitSlot } from './rate-limit.js'
 import { validateSubmission } from './validation.js'
 
 const NO_STORE = { 'cache-control': 'no-store' }
@@ -112,8 +112,8 @@ async function accept(request: Request, env: Env): Promise<Response> {
     )
   }
 
-  // The submitter, told apart for the disclosure rule without keeping who it is: a salted hash.
-  const submitter = await sha256Hex(`${env.SUBMITTER_SALT}\n${clientKey(request)}`)
+  // The submitter's network, told apart for the disclosure rule without keeping who it is: a salted hash.
+  const submitter = await sha256Hex(`${env.SUBMITTER_SALT}\n${submitterNetwork(request)}`)
   await recordSubmission(env.DB, checked.value, submitter)
   const body202 = {
     status: 'accepted',

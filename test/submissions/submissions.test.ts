@@ -183,9 +183,9 @@ describe('POST /v1/pricing/submit', () => {
 
 describe('aggregates', () => {
   it('behavior: publishes medians only from 5 submissions, averaging the two middle values for even counts', async () => {
-    // Each row from its own client: medians need 5 distinct submitters as well as 5 rows.
+    // Each row from its own network: medians need 5 distinct submitters as well as 5 rows.
     let clients = 0
-    const client = () => `198.18.10.${clients++}`
+    const client = () => `198.19.${10 + clients++}.1`
     for (const p of [10, 40, 20, 30])
       expect(
         (await submit({ category: 'voice-agent', pricing_model: 'per-minute', entry_usd_month: p }, client()))
@@ -212,7 +212,7 @@ describe('aggregates', () => {
 
   it('behavior: publishes a median only once that price itself has 5 values', async () => {
     let clients = 0
-    const client = () => `198.18.11.${clients++}`
+    const client = () => `198.19.${30 + clients++}.1`
     // 5 submissions in the category, but only 4 monthly prices and 1 unit price.
     const rows = [
       { category: 'agent-platform', pricing_model: 'per-seat', entry_usd_month: 12 },
@@ -275,6 +275,33 @@ describe('aggregates', () => {
     expect(v).toEqual({ n: 5, entry_p50: null, unit_p50: null, models: {} })
   })
 
+  it('behavior: four hosts of one network padding a quiet category publish nothing, over IPv6 and IPv4', async () => {
+    // Four cheap /64s inside one /48 (and four addresses inside one /24) are one submitter network.
+    const padding = [
+      ['2001:db8:77:1::1', '2001:db8:77:2::1', '2001:db8:77:3::1', '2001:db8:77:4::1'],
+      ['198.19.60.1', '198.19.60.2', '198.19.60.3', '198.19.60.4'],
+    ]
+    for (const [i, hosts] of padding.entries()) {
+      const category = i === 0 ? 'coding-agent' : 'vertical-ai'
+      for (const [j, host] of hosts.entries())
+        expect(
+          (await submit({ category, pricing_model: 'flat', entry_usd_month: j % 2 ? 0 : 10_000_000 }, host))
+            .status,
+        ).toBe(202)
+      // The honest newcomer from another network: with the padding, the median would be its price.
+      expect(
+        (await submit({ category, pricing_model: 'per-seat', entry_usd_month: 77.5 }, `198.19.${70 + i}.9`))
+          .status,
+      ).toBe(202)
+      expect((await aggregates()).by_category[category]).toEqual({
+        n: 5,
+        entry_p50: null,
+        unit_p50: null,
+        models: {},
+      })
+    }
+  })
+
   it('behavior: counts 300 concurrent submissions exactly once each', async () => {
     const start = (await aggregates()).by_category['gtm-agent']?.n ?? 0
     const codes = await inBatches(
@@ -283,7 +310,7 @@ describe('aggregates', () => {
         (_, i) => () =>
           submit(
             { category: 'gtm-agent', pricing_model: 'hybrid', entry_usd_month: i },
-            `203.0.113.${i % 30}`,
+            `198.18.${100 + (i % 30)}.1`,
           ).then((r) => r.status),
       ),
     )

@@ -48,8 +48,8 @@ async function aggregatesAfter(since: number): Promise<Contributions> {
 }
 
 let clients = 0
-/** A client address of its own: medians need distinct submitters, not only rows. */
-const nextClient = () => `198.19.${Math.floor(clients / 250)}.${clients++ % 250}`
+/** A client network of its own (a /24 each): medians need distinct submitter networks, not only rows. */
+const nextClient = () => `198.19.${clients % 250}.${1 + Math.floor(clients++ / 250)}`
 
 async function indexContributions(): Promise<Contributions> {
   const r = await get('/v1/pricing/index')
