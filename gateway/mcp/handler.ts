@@ -133,13 +133,40 @@ export async function handleMcp(incoming: Request, env: Env, ctx: ExecutionConte
   const request = await singleMessage(incoming)
   if (request instanceof Response) return request
   const factory = () => createServer(env, ctx, request)
-  if (await isLegacyRequest(request)) return legacy(factory(), request, ctx)
+  if (await isLegacyRequest(request)) {
+    const contradiction = await headersContradictBody(request)
+    if (contradiction) return rpcError(400, -32600, contradiction)
+    return legacy(factory(), request, ctx)
+  }
   const modern = createMcpHandler(factory, { legacy: 'reject', responseMode: 'json' })
   try {
     return await modern.fetch(request)
   } finally {
     ctx.waitUntil(modern.close())
   }
+}
+
+/**
+ * A 2025-era request that sends Mcp-Method or Mcp-Name (headers of the 2026-07-28 revision, which the
+ * SDK checks only there) must agree with its body: a proxy or a log reads the header, the server the
+ * body, and a paid call must never be one thing to one and another to the other.
+ */
+async function headersContradictBody(request: Request): Promise<string | undefined> {
+  const method = request.headers.get('mcp-method')
+  const name = request.headers.get('mcp-name')
+  if (method === null && name === null) return undefined
+  let body: { method?: unknown; params?: { name?: unknown; uri?: unknown } }
+  try {
+    body = (await request.clone().json()) as typeof body
+  } catch {
+    return undefined // not JSON: the transport answers that itself
+  }
+  if (method !== null && method !== body.method)
+    return `the Mcp-Method header (${method}) contradicts the request body (${String(body.method)})`
+  const named = body.params?.name ?? body.params?.uri
+  if (name !== null && name !== named)
+    return `the Mcp-Name header (${name}) contradicts the request body (${String(named)})`
+  return undefined
 }
 
 /** 2025-era traffic: one stateless transport per request, answering in JSON. */

@@ -3,9 +3,10 @@
  * revision defines for a wrong version, mismatched headers and a disallowed Origin, and the server
  * card and catalog that point clients here.
  */
+import { Agent } from 'undici'
 import { describe, expect, it } from 'vitest'
 import { MCP_PROTOCOL_VERSIONS, MCP_TOOLS } from '../../schema/mcp-tools.js'
-import { base, get } from '../support/service.js'
+import { base, get, processorLedger, token } from '../support/service.js'
 
 const [MODERN] = MCP_PROTOCOL_VERSIONS
 
@@ -13,12 +14,13 @@ const [MODERN] = MCP_PROTOCOL_VERSIONS
 function modern(
   method: string,
   params: Record<string, unknown> = {},
-  init: { version?: string; headers?: Record<string, string> } = {},
+  init: { version?: string; headers?: Record<string, string>; dispatcher?: Agent } = {},
 ) {
   const version = init.version ?? MODERN
   const name = typeof params.name === 'string' ? params.name : undefined
   return fetch(`${base()}/mcp`, {
     method: 'POST',
+    ...(init.dispatcher ? { dispatcher: init.dispatcher } : {}),
     headers: {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
@@ -102,12 +104,16 @@ describe('MCP 2026-07-28 on the wire', () => {
   })
 
   it('error: a body over the size limit is refused with 413 before anything is parsed', async () => {
-    const r = await modern('tools/call', {
-      name: 'fde_catalogue',
-      arguments: { padding: 'x'.repeat(200_000) },
-    })
+    // Its own connection: the server answers without reading the rest, then closes that connection.
+    const dispatcher = new Agent()
+    const r = await modern(
+      'tools/call',
+      { name: 'fde_catalogue', arguments: { padding: 'x'.repeat(200_000) } },
+      { dispatcher },
+    )
     expect(r.status).toBe(413)
     expect(((await r.json()) as RpcAnswer).error?.code).toBe(-32600)
+    await dispatcher.close()
   })
 
   it('error: an Origin that may not call gets 403; an https origin and no origin are served', async () => {
@@ -119,6 +125,48 @@ describe('MCP 2026-07-28 on the wire', () => {
       const r = await modern('tools/list', {}, { headers: { origin } })
       expect(r.status, origin).toBe(200)
     }
+  })
+})
+
+describe('MCP 2025-era requests on the wire', () => {
+  /** A 2025-era tools/call (no envelope), with the given Mcp-* headers. */
+  const legacyCall = (params: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    fetch(`${base()}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+        ...headers,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params }),
+    })
+
+  it('error: Mcp-Method or Mcp-Name headers that contradict the body are refused before anything settles', async () => {
+    const call = { name: 'fde_lessons_full', arguments: { topic: 'dns' } }
+    const unpaid = (await (await legacyCall(call)).json()) as RpcAnswer
+    const meta = unpaid.result?._meta as Record<string, { challenges: unknown[] }>
+    const challenge = meta['org.paymentauth/payment-required']?.challenges[0]
+    const paying = {
+      ...call,
+      _meta: { 'org.paymentauth/credential': { challenge, payload: { spt: token() } } },
+    }
+    const callsBefore = (await processorLedger()).calls
+    for (const headers of [
+      { 'mcp-method': 'tools/list' } as Record<string, string>,
+      { 'mcp-method': 'tools/call', 'mcp-name': 'fde_catalogue' },
+    ]) {
+      const r = await legacyCall(paying, headers)
+      expect(r.status, JSON.stringify(headers)).toBe(400)
+      expect(((await r.json()) as RpcAnswer).error?.code).toBe(-32600)
+    }
+    expect((await processorLedger()).calls).toBe(callsBefore)
+    // Nothing was claimed: the same credential, with agreeing headers, pays and is answered.
+    const paid = (await (
+      await legacyCall(paying, { 'mcp-method': 'tools/call', 'mcp-name': 'fde_lessons_full' })
+    ).json()) as RpcAnswer
+    expect(paid.result?.isError).toBeUndefined()
+    expect((paid.result?._meta as Record<string, unknown>)['org.paymentauth/receipt']).toBeDefined()
   })
 })
 
