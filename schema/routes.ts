@@ -206,6 +206,15 @@ export const ROUTES: readonly Route[] = [
     params: [],
   },
   {
+    name: 'registry_server_json',
+    method: 'GET',
+    path: '/.well-known/mcp/server.json',
+    access: 'free',
+    summary:
+      'The MCP Registry entry (server.json, 2025-12-11 schema) exactly as published: name, /mcp remote, price per paid tool',
+    params: [],
+  },
+  {
     name: 'mcp_card',
     method: 'GET',
     path: '/.well-known/mcp.json',
