@@ -3,7 +3,7 @@
  * pricing row). The build validates every file against these schemas; the gateway serves the result.
  */
 import * as z from 'zod'
-import { EvidenceLabel, IndexCategory, IsoDate, PhaseSlug, PricingModel } from './vocabulary.js'
+import { Action, EvidenceLabel, IndexCategory, IsoDate, PhaseSlug, PricingModel } from './vocabulary.js'
 
 const Id = z
   .string()
@@ -37,11 +37,59 @@ export const Incident = z.strictObject({
 })
 export type Incident = z.infer<typeof Incident>
 
+/** One entry of the action vocabulary (content/actions.yaml): the slug and what it covers. */
+export const ActionEntry = z.strictObject({ action: Action, means: Text })
+export type ActionEntry = z.infer<typeof ActionEntry>
+export const Actions = z.array(ActionEntry).min(1)
+
+/** One thing a check reads, and how to read it (a command, query or API call). */
+export const CheckInput = z.strictObject({
+  name: z.string().regex(/^[a-z][a-z0-9_]*$/, 'a snake_case name, e.g. ns_servers'),
+  read_with: Text,
+})
+export type CheckInput = z.infer<typeof CheckInput>
+
+/**
+ * The machine-readable side of a check (FORMAT.md, "A check_spec"): which actions it applies to,
+ * what it reads, the comparison that passes, the thresholds it uses, and what happens when an
+ * input cannot be read. The build also checks `thresholds` against the {{names}} in the text.
+ */
+export const CheckSpec = z
+  .strictObject({
+    applies_to: z.array(Action).min(1, 'at least one action from actions.yaml'),
+    inputs: z.array(CheckInput).min(1, 'at least one input'),
+    pass_when: Text,
+    thresholds: z.array(Id),
+    /** The only allowed value: an input that cannot be read stops the action. */
+    on_unreadable: z.literal('fail-closed'),
+    /** A named human role who may approve proceeding anyway; never the agent itself. */
+    exception_approver: Text.refine(
+      (s) => !/\b(agent|agents|itself|automation|bot)\b/i.test(s),
+      'a named human role (e.g. the service owner on call), never the agent or automation',
+    ),
+  })
+  .superRefine((spec, ctx) => {
+    for (const [key, list] of [
+      ['applies_to', spec.applies_to],
+      ['inputs', spec.inputs.map((i) => i.name)],
+      ['thresholds', spec.thresholds],
+    ] as const) {
+      const seen = new Set<string>()
+      list.forEach((v, i) => {
+        if (seen.has(v)) ctx.addIssue({ code: 'custom', path: [key, i], message: `"${v}" is listed twice` })
+        seen.add(v)
+      })
+    }
+  })
+export type CheckSpec = z.infer<typeof CheckSpec>
+
 /** An implementable constraint on agent behaviour: something checked or obeyed mechanically. */
 export const Constraint = z.strictObject({
   label: z.literal('RECOMMENDATION'),
   statement: Text,
   check: Text,
+  /** The check in structured form, beside its prose (FORMAT.md, "A check_spec"). */
+  check_spec: CheckSpec,
 })
 export type Constraint = z.infer<typeof Constraint>
 
@@ -78,6 +126,8 @@ export const Gate = z.strictObject({
   tags: z.array(Id).min(1),
   prevents: Text,
   check: Text,
+  /** The check in structured form, beside its prose (FORMAT.md, "A check_spec"). */
+  check_spec: CheckSpec,
   rules: z.array(Id).default([]),
   /** The write-up of the incident `prevents` names; the build requires it when one is named. */
   source_url: HttpsUrl.optional(),
