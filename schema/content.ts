@@ -136,8 +136,12 @@ export const Gate = z.strictObject({
 })
 export type Gate = z.infer<typeof Gate>
 
-/** Why a price is null: the vendor publishes none, or sends buyers to a sales call. */
-export const NullReason = z.enum(['not-published', 'sales-gated'])
+/**
+ * Why a price is null. Two are findings read on the vendor's pricing page for the product: it
+ * shows no price (`not-published`) or sends buyers to a sales call (`sales-gated`). The third says
+ * that page has not been read yet (`pricing-page-not-read`): not a finding, and counted apart.
+ */
+export const NullReason = z.enum(['not-published', 'sales-gated', 'pricing-page-not-read'])
 
 export const PricingRow = z
   .strictObject({
@@ -158,6 +162,13 @@ export const PricingRow = z
     gated_tier: Text.nullable().default(null),
     quote: Text,
     source_url: HttpsUrl,
+    /**
+     * The vendor's own page for this product's prices (its pricing page, or the docs or help page
+     * the vendor names as the place for prices). Required with a null_reason or a sales gate; equal
+     * to source_url for `not-published`, `sales-gated` and a gate, unequal for `pricing-page-not-read`
+     * (the page still to read). FORMAT.md, "Two nulls"; the build checks it.
+     */
+    pricing_page_url: HttpsUrl.nullable().default(null),
     read_on: IsoDate,
     /** How the page was read: live from the vendor, or a stored copy of the vendor's page. */
     read_from: z.enum(['vendor-page', 'stored-copy-of-vendor-page']),
@@ -173,7 +184,7 @@ export const PricingRow = z
       ctx.addIssue({
         code: 'custom',
         path: ['null_reason'],
-        message: 'both prices are null: say why (not-published or sales-gated)',
+        message: 'both prices are null: say why (not-published, sales-gated or pricing-page-not-read)',
       })
     if (priced && row.null_reason !== null)
       ctx.addIssue({
