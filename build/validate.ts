@@ -30,6 +30,7 @@ import { priceAppearsIn } from './price-in-quote.js'
 import { revertSpecBreaks, revertTextBreaks } from './revert-speed.js'
 import { footingBreaks } from './pricing-footing.js'
 import { sourceBreaks } from './pricing-sources.js'
+import { sourceBreaks } from './pricing-sources.js'
 import { checkDefinitions, checkUnused, renderThresholds } from './thresholds.js'
 import { fromZod } from './zod-issues.js'
 
@@ -298,6 +299,7 @@ function checkPrices(rows: Parsed<PricingRow>[], issues: BuildIssue[]) {
         })
     }
     for (const b of footingBreaks(value)) issues.push({ file, ...b })
+    for (const b of sourceBreaks(value)) issues.push({ file, ...b })
     for (const b of sourceBreaks(value)) issues.push({ file, ...b })
   }
 }
