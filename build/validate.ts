@@ -30,7 +30,6 @@ import { priceAppearsIn } from './price-in-quote.js'
 import { revertSpecBreaks, revertTextBreaks } from './revert-speed.js'
 import { footingBreaks } from './pricing-footing.js'
 import { sourceBreaks } from './pricing-sources.js'
-import { sourceBreaks } from './pricing-sources.js'
 import { checkDefinitions, checkUnused, renderThresholds } from './thresholds.js'
 import { fromZod } from './zod-issues.js'
 
@@ -299,7 +298,6 @@ function checkPrices(rows: Parsed<PricingRow>[], issues: BuildIssue[]) {
         })
     }
     for (const b of footingBreaks(value)) issues.push({ file, ...b })
-    for (const b of sourceBreaks(value)) issues.push({ file, ...b })
     for (const b of sourceBreaks(value)) issues.push({ file, ...b })
   }
 }
