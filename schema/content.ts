@@ -235,10 +235,21 @@ export const Threshold = z.strictObject({
   /** Written after the value: `%` and `×` join it directly ("5%"), any other unit after a space. */
   unit: Text,
   label: EvidenceLabel,
-  /** Why this value, and why it differs from a neighbouring threshold where one exists. */
+  /**
+   * Why this value, and why it differs from a neighbouring threshold where one exists. For an
+   * ANALYSIS (or MODELED) value this is the whole basis: the reasoning, in our words.
+   */
   why: Text,
-  /** Where the value comes from, when a published reference backs it. */
+  /**
+   * The published reference the value rests on. A RESEARCH value needs all three of source_url,
+   * read_on and basis_quote; the build refuses a threshold that has neither a cited source nor an
+   * ANALYSIS (or MODELED) label (build/thresholds.ts, checkDefinitions).
+   */
   source_url: HttpsUrl.nullable().default(null),
+  /** The day we read source_url (or a stored copy of it). */
+  read_on: IsoDate.nullable().default(null),
+  /** The sentence of source_url the value rests on, verbatim from the copy read on read_on. */
+  basis_quote: Text.nullable().default(null),
 })
 export type Threshold = z.infer<typeof Threshold>
 export const Thresholds = z.array(Threshold).min(1)
