@@ -31,7 +31,11 @@ export function slowingThreshold(t: Pick<Threshold, 'name' | 'unit'>): string | 
   )
   if (named) return `its name says "${named}": a wait, stage or approval`
   if (TIME_UNIT.test(t.unit.trim()) && t.name.endsWith('-min')) return 'a minimum duration (time unit, -min)'
-  if (t.unit.trim().startsWith('%') && t.name.endsWith('-max') && words.some((w) => /^(step|share|batch|cycle)$/.test(w)))
+  if (
+    t.unit.trim().startsWith('%') &&
+    t.name.endsWith('-max') &&
+    words.some((w) => /^(step|share|batch|cycle)$/.test(w))
+  )
     return 'a cap on the share of targets per step (%, -max)'
   return null
 }

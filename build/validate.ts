@@ -27,9 +27,9 @@ import { gateSourceBreaks } from './gate-sources.js'
 import { inlineLimitBreaks } from './inline-numbers.js'
 import type { BuildIssue } from './issues.js'
 import { priceAppearsIn } from './price-in-quote.js'
-import { revertSpecBreaks, revertTextBreaks } from './revert-speed.js'
 import { footingBreaks } from './pricing-footing.js'
 import { sourceBreaks } from './pricing-sources.js'
+import { revertSpecBreaks, revertTextBreaks } from './revert-speed.js'
 import { checkDefinitions, checkUnused, renderThresholds } from './thresholds.js'
 import { fromZod } from './zod-issues.js'
 
@@ -171,7 +171,8 @@ function checkSpecs(
     for (const b of revertSpecBreaks(field, spec, defined)) issues.push({ file, ...b })
   }
   for (const { file, value } of gates) {
-    for (const b of specThresholdBreaks('check_spec', value.check, value.check_spec)) issues.push({ file, ...b })
+    for (const b of specThresholdBreaks('check_spec', value.check, value.check_spec))
+      issues.push({ file, ...b })
     for (const b of revertSpecBreaks('check_spec', value.check_spec, defined)) issues.push({ file, ...b })
   }
   const slowed = [
