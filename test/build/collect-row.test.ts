@@ -12,11 +12,13 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
+import { build } from '../../build/index.js'
 import { CollectRefused, draftRow, proposedCorrections } from '../../build/price-draft.js'
 import { findPriceStatements, pageLines, pageTextForQuotes } from '../../build/price-statements.js'
 import { findQuote } from '../../build/reread.js'
+import { LOCAL_URLS } from '../../schema/config.js'
 import { PricingRow } from '../../schema/content.js'
-import { tempDir } from '../support/content-copy.js'
+import { copyOfContent, tempDir } from '../support/content-copy.js'
 
 const run = promisify(execFile)
 const TODAY = '2026-11-24'
@@ -309,5 +311,20 @@ newest_because: The only version.
     ])
     expect(intoRows.code).toBe(1)
     expect(intoRows.stderr).toMatch(/refusing to write a draft into content\/pricing\/rows/)
+  })
+})
+
+describe('drafts are not content', () => {
+  it('behavior: the build ignores content/pricing/drafts/ and git ignores it too', async () => {
+    const dir = await copyOfContent()
+    await mkdir(join(dir, 'pricing', 'drafts'), { recursive: true })
+    // A draft as the tool leaves it: unfinished fields the build would refuse in pricing/rows/.
+    await writeFile(
+      join(dir, 'pricing', 'drafts', 'half-done.yaml'),
+      'id: half-done\ncategory: null\nquote: "$1"\n',
+    )
+    const result = await build({ contentDir: dir, outDir: await tempDir(), urls: LOCAL_URLS })
+    expect(result.files.size).toBeGreaterThan(0)
+    expect(await readFile('.gitignore', 'utf8')).toMatch(/^content\/pricing\/drafts\/$/m)
   })
 })
