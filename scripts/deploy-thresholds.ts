@@ -63,7 +63,8 @@ export const SERVICE_SLO_TARGET_PERCENT = 99.9
 function points(t: Threshold): number {
   const unit = t.unit.trim()
   if (/^(percentage points?|pp|%)$/.test(unit)) return t.value
-  if (/^(×|x) the error budget rate/.test(unit))
+  // "× the error budget (1 − SLO target)", however the rest of the unit is worded.
+  if (/^(×|x)\s.*error budget/.test(unit))
     return Math.round(t.value * (100 - SERVICE_SLO_TARGET_PERCENT) * 1e6) / 1e6
   throw new Error(
     `${t.name}: unit "${t.unit}" is neither percentage points nor a multiple of the error budget rate`,
