@@ -96,22 +96,27 @@ const baseUrl = () => {
 
 async function record() {
   const state: WorkerState[] = WORKERS.map((w) => {
-    let previous: string | null = null
-    try {
-      const status = JSON.parse(wrangler(['deployments', 'status', '--json', '-c', w.config])) as {
-        versions: { version_id: string; percentage: number }[]
+    const result = spawnSync('npx', ['wrangler', 'deployments', 'status', '--json', '-c', w.config], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    if (result.status !== 0) {
+      // Only wrangler's own "no deployments" answer means a first deploy; any other failure (auth,
+      // network) stops here rather than skipping the stages.
+      if (/has no deployments/.test(`${result.stdout}${result.stderr}`)) {
+        console.log(`${w.name}: no deployment yet; this is its first deploy`)
+        return { name: w.name, config: w.config, previous: null }
       }
-      const serving = status.versions.filter((v) => v.percentage > 0)
-      if (serving.length !== 1)
-        throw new Error(
-          `${w.name} is split across ${serving.length} versions: finish or roll back that deployment before a new one`,
-        )
-      previous = (serving[0] as { version_id: string }).version_id
-    } catch (error) {
-      if (error instanceof Error && /split across/.test(error.message)) throw error
-      console.log(`${w.name}: no current deployment found; this is its first deploy`)
+      process.stderr.write(result.stderr ?? '')
+      throw new Error(`wrangler deployments status for ${w.name} exited ${result.status}`)
     }
-    return { name: w.name, config: w.config, previous }
+    const status = JSON.parse(result.stdout) as { versions: { version_id: string; percentage: number }[] }
+    const serving = status.versions.filter((v) => v.percentage > 0)
+    if (serving.length !== 1)
+      throw new Error(
+        `${w.name} is split across ${serving.length} versions: finish or roll back that deployment first`,
+      )
+    return { name: w.name, config: w.config, previous: (serving[0] as { version_id: string }).version_id }
   })
   save(state)
   for (const w of state) console.log(`${w.name}: serving ${w.previous ?? '(nothing)'}`)
@@ -173,8 +178,9 @@ async function runSmoke(target: string, headers: Record<string, string>, realm: 
 async function smokeNew() {
   const state = load()
   // Cloudflare routes an override only to a version in the current deployment: add the new
-  // versions at 0%, which moves no traffic.
-  for (const worker of state) if (worker.previous) wrangler(deployArgs(worker, 0))
+  // versions at 0%, which moves no traffic. A Worker's first deploy has nothing to protect and
+  // nothing to reach the new version through, so it goes to 100% before its smoke test.
+  for (const worker of state) wrangler(deployArgs(worker, worker.previous ? 0 : 100))
   const realm = new URL(baseUrl()).host
   const targets: [string, Record<string, string>][] = [[baseUrl(), overrideHeader(state, 'next')]]
   // Cloudflare makes no preview URL for a Worker that implements a Durable Object (the gateway);
