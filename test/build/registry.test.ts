@@ -79,6 +79,15 @@ describe('server.json for the MCP Registry', () => {
     expect(Buffer.byteLength(JSON.stringify(meta))).toBeLessThanOrEqual(4096)
   })
 
+  it('error: the vendored schema is enforced: it refuses a missing name, a long description, a stdio remote', async () => {
+    const entry = entryOf((await built(PUBLIC)).files)
+    const { name: _name, ...nameless } = entry
+    expect(validate(nameless)).toBe(false)
+    expect(validate({ ...entry, description: 'x'.repeat(101) })).toBe(false)
+    expect(validate({ ...entry, remotes: [{ type: 'stdio' }] })).toBe(false)
+    expect(validate({ ...entry, name: 'no-slash' })).toBe(false)
+  })
+
   it('behavior: the local build writes a schema-valid entry too (served at its well-known path)', async () => {
     const entry = entryOf((await built(LOCAL_URLS)).files)
     expect(validate(entry), JSON.stringify(validate.errors)).toBe(true)
