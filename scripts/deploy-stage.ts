@@ -181,7 +181,7 @@ async function smokeNew() {
   // versions at 0%, which moves no traffic. A Worker's first deploy has nothing to protect and
   // nothing to reach the new version through, so it goes to 100% before its smoke test.
   for (const worker of state) wrangler(deployArgs(worker, worker.previous ? 0 : 100))
-  const realm = new URL(baseUrl()).host
+  const realm = process.env.REALM || new URL(baseUrl()).host
   const targets: [string, Record<string, string>][] = [[baseUrl(), overrideHeader(state, 'next')]]
   // Cloudflare makes no preview URL for a Worker that implements a Durable Object (the gateway);
   // when one exists it is checked too.
@@ -217,7 +217,7 @@ export function bakeVerdict(
 
 async function bake(seconds: number, maxRisePoints: number, intervalSeconds = 30) {
   const state = load()
-  const realm = new URL(baseUrl()).host
+  const realm = process.env.REALM || new URL(baseUrl()).host
   const counts = { next: { probes: 0, failures: 0 }, previous: { probes: 0, failures: 0 } }
   const until = Date.now() + seconds * 1000
   for (let round = 1; ; round++) {
