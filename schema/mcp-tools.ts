@@ -21,7 +21,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
   tool(
     'fde_catalogue',
     'Rules catalogue (free)',
-    'List every engineering-practice rule, playbook and pre-ship gate by id, title, phase and tags, plus the topic keywords. Free. Call this first to choose a topic or phase.',
+    'List every engineering-practice rule, playbook and pre-ship gate by id, title, phase and tags, plus the topic keywords and the actions (deploy, dns, schema-change, revert, ...) with what each means and how many gates apply. Free. Call this first to choose a topic, phase or action.',
   ),
   tool(
     'fde_lessons_preview',

@@ -52,7 +52,8 @@ export const ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/v1/catalogue',
     access: 'free',
-    summary: 'Identity, phase and tags of every rule, playbook and checklist item; paid bodies withheld',
+    summary:
+      'Identity, phase and tags of every rule, playbook and checklist item, and the actions the checklist filters by; paid bodies withheld',
     params: [],
     mcpTool: 'fde_catalogue',
   },
