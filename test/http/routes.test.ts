@@ -76,6 +76,28 @@ describe('checklist by action', () => {
       expect(body.allowed).toEqual([...ACTIONS])
     })
 
+  it('error: a phase and an action with no gate in common is a 404 listing the actions that phase has, before any challenge', async () => {
+    const gates = await sourceGates()
+    const phases = [...new Set(gates.map((g) => g.phase))]
+    const pair = phases
+      .flatMap((phase) => ACTIONS.map((action) => ({ phase, action })))
+      .find(
+        ({ phase, action }) =>
+          !gates.some((g) => g.phase === phase && g.check_spec.applies_to.includes(action)),
+      )
+    expect(pair).toBeDefined()
+    const { phase, action } = pair as { phase: string; action: (typeof ACTIONS)[number] }
+    const r = await get(`/v1/fde-preship-checklist?phase=${phase}&action=${action}`)
+    expect(r.status).toBe(404)
+    expect(r.headers.get('www-authenticate')).toBeNull()
+    const body = (await r.json()) as { parameter: string; allowed: string[] }
+    expect(body.parameter).toBe('action')
+    const inPhase = gates.filter((g) => g.phase === phase)
+    expect(body.allowed).toEqual(
+      ACTIONS.filter((a) => inPhase.some((g) => g.check_spec.applies_to.includes(a))),
+    )
+  })
+
   it('behavior: the free catalogue lists every action with its meaning and how many gates apply', async () => {
     const catalogue = (await (await get('/v1/catalogue')).json()) as {
       actions: { action: string; means: string; gates: number; rules: number }[]
