@@ -118,6 +118,15 @@ describe('the build refuses a check_spec that breaks the contract', () => {
     )
   })
 
+  it('error: a limit written inline in pass_when instead of as a threshold', async () => {
+    const section = await reportForGate((g) => {
+      if (g.check_spec) g.check_spec.pass_when = `${g.check_spec.pass_when}, within 5 minutes`
+    })
+    expect(section).toMatch(
+      /check_spec\.pass_when: "5 minutes" is a number an agent must enforce, written inline/,
+    )
+  })
+
   it('error: on_unreadable other than fail-closed', async () => {
     const section = await reportForGate((g) => {
       if (g.check_spec) g.check_spec.on_unreadable = 'proceed' as never
