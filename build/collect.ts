@@ -18,6 +18,8 @@ export interface RawContent {
   inventory: RawFile | null
   /** The named thresholds (content/thresholds.yaml). */
   thresholds: RawFile | null
+  /** The action vocabulary (content/actions.yaml). */
+  actions: RawFile | null
   rules: RawFile[]
   playbooks: RawFile[]
   gates: RawFile[]
@@ -30,6 +32,7 @@ export async function collect(root: string, issues: BuildIssue[]): Promise<RawCo
     topics: await readOne(root, 'topics.yaml', issues),
     inventory: await readOne(root, 'inventory.yaml', issues),
     thresholds: await readOne(root, 'thresholds.yaml', issues),
+    actions: await readOne(root, 'actions.yaml', issues),
     rules: await readFolder(root, 'rules', issues),
     playbooks: await readFolder(root, 'playbooks', issues),
     gates: await readFolder(root, 'gates', issues),

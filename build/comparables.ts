@@ -24,7 +24,9 @@ export function comparables(rows: readonly PricingRow[]): Comparable[] {
       products: inCategory.length,
       publish_a_price: priced.length,
       sales_gated: inCategory.filter((r) => r.sales_gated).length,
-      no_price: inCategory.length - priced.length,
+      no_price: inCategory.filter((r) => r.null_reason === 'not-published' || r.null_reason === 'sales-gated')
+        .length,
+      price_not_read: inCategory.filter((r) => r.null_reason === 'pricing-page-not-read').length,
       entry_usd_month: spread(
         inCategory.flatMap((r) => (r.entry_usd_month === null ? [] : [r.entry_usd_month])),
       ),

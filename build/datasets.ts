@@ -69,6 +69,12 @@ export function compileDatasets(content: Content): BundleData {
           playbooks: count(t.tag, playbooks),
           gates: count(t.tag, gates),
         })),
+      actions: content.actions.map(({ action, means }) => ({
+        action,
+        means,
+        gates: gates.filter((g) => g.check_spec.applies_to.includes(action)).length,
+        rules: rules.filter((r) => r.constraint.check_spec.applies_to.includes(action)).length,
+      })),
       rules: rules.map((r) => entry(r, r.kind === 'foundational' ? 'free' : 'paid')),
       playbooks: playbooks.map((p) => entry(p, 'paid')),
       checklist: gates.map((g) => entry(g, 'paid')),

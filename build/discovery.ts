@@ -14,6 +14,8 @@ import {
 } from '../schema/mcp-tools.js'
 import { RECEIPT_POLICY } from '../schema/receipt-claims.js'
 import { PRICE, ROUTES, SERVICE_VERSION, WARN_FEED_RETIRED_ON } from '../schema/routes.js'
+import { VERSION_POLICY_TITLE, versionPolicyText } from '../schema/version-policy.js'
+import { PUBLISHER_META_KEY, REGISTRY_API, registryName } from './registry.js'
 
 export const DESCRIPTION =
   'Engineering-practice rules traced to real incidents, and an index of published AI product prices, sold per query to agents over the HTTP 402 Payment scheme. No account, no key.'
@@ -37,7 +39,21 @@ function topicsExample(catalogue: Catalogue): string[] {
     .map((t) => t.tag)
 }
 
-export function agentsJson(catalogue: Catalogue, urls: ServiceUrls) {
+/**
+ * The MCP Registry entry, once publishing is configured (MCP_REGISTRY_PUBLIC_KEY at build): its
+ * name and where to look it up. Without it the discovery files claim no entry.
+ */
+export interface RegistryListing {
+  name: string
+  lookup: string
+}
+
+export function registryListing(urls: ServiceUrls): RegistryListing {
+  const name = registryName(urls)
+  return { name, lookup: `${REGISTRY_API}?search=${encodeURIComponent(name)}` }
+}
+
+export function agentsJson(catalogue: Catalogue, urls: ServiceUrls, registry?: RegistryListing) {
   return {
     name: 'rules-pricing-index',
     version: SERVICE_VERSION,
@@ -58,6 +74,7 @@ export function agentsJson(catalogue: Catalogue, urls: ServiceUrls) {
       llms: `${urls.base_url}/llms.txt`,
       human_readable: urls.site_url,
     },
+    ...(registry ? { mcp_registry: { name: registry.name, lookup: registry.lookup } } : {}),
   }
 }
 
@@ -66,13 +83,11 @@ export const MCP_CARD_PATH = '/mcp/server-card'
 /** The catalog that points to the card, at the draft's well-known path and at the older one. */
 export const MCP_CATALOG_PATHS = ['/.well-known/ai-catalog.json', '/.well-known/mcp/catalog.json'] as const
 
-/** The card's name: the service's host in reverse-DNS order, then the server's own name. */
-function cardName(urls: ServiceUrls): string {
-  return `${new URL(urls.base_url).hostname.split('.').reverse().join('.')}/rules`
-}
+/** The card's name is the MCP Registry entry's name (build/registry.ts). */
+const cardName = registryName
 
 /** The server card in the Server Card draft's shape (modelcontextprotocol/experimental-ext-server-card). */
-export function mcpServerCard(urls: ServiceUrls) {
+export function mcpServerCard(urls: ServiceUrls, registry?: RegistryListing) {
   return {
     $schema: 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json',
     name: cardName(urls),
@@ -87,6 +102,9 @@ export function mcpServerCard(urls: ServiceUrls) {
         supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS],
       },
     ],
+    ...(registry
+      ? { _meta: { [PUBLISHER_META_KEY]: { mcpRegistry: { name: registry.name, lookup: registry.lookup } } } }
+      : {}),
   }
 }
 
@@ -129,7 +147,7 @@ export function legacyMcpCard(urls: ServiceUrls) {
   }
 }
 
-export function llmsTxt(catalogue: Catalogue, urls: ServiceUrls): string {
+export function llmsTxt(catalogue: Catalogue, urls: ServiceUrls, registry?: RegistryListing): string {
   const { inventory } = catalogue
   const link = (path: string, name: string, note: string) => `- [${name}](${urls.base_url}${path}): ${note}`
   const routeLines = (access: string) =>
@@ -146,6 +164,9 @@ export function llmsTxt(catalogue: Catalogue, urls: ServiceUrls): string {
     '',
     `Paying: every paid call costs ${PRICE.display}. Call it unpaid, get 402 with a WWW-Authenticate: Payment challenge (method stripe, intent charge, amount ${PRICE.amount}, currency ${PRICE.currency}), pay it, repeat the same call with Authorization: Payment <credential>. The 200 carries a Payment-Receipt header. Malformed parameters answer 400 and empty filters 404, both before any challenge, so they are never charged.`,
     `Receipts: ${RECEIPT_POLICY}`,
+    ...(registry ? [`MCP Registry: listed as ${registry.name} (${registry.lookup}).`] : []),
+    '',
+    `${VERSION_POLICY_TITLE}: ${versionPolicyText()}`,
     '',
     '## Free',
     ...routeLines('free'),

@@ -20,11 +20,20 @@ import {
   MCP_CATALOG_PATHS,
   mcpCatalog,
   mcpServerCard,
+  registryListing,
 } from './discovery.js'
 import { BuildFailed, type BuildIssue } from './issues.js'
 import { landingPage } from './landing-page.js'
 import { openapi } from './openapi.js'
 import { pricingPage } from './pricing-page.js'
+import {
+  isLocalAddress,
+  REGISTRY_AUTH_PATH,
+  registryAuthRecord,
+  registryBreaks,
+  SERVER_JSON_PATH,
+  serverJson,
+} from './registry.js'
 import { toolOutputSchemas } from './tool-output-schemas.js'
 import { type ExpectedCounts, validate } from './validate.js'
 
@@ -38,16 +47,44 @@ export interface BuildOptions {
   publicDir?: string
   urls: ServiceUrls
   expected?: ExpectedCounts
+  /**
+   * MCP_REGISTRY_PUBLIC_KEY: the Ed25519 public key (base64, or the whole `v=MCPv1; …` record) that
+   * proves the namespace over HTTP. When set, /.well-known/mcp-registry-auth is served and the
+   * discovery files name the registry entry; when not, neither.
+   */
+  registryPublicKey?: string
 }
 
 export interface BuildResult {
   /** Every file written, relative to outDir, with its bytes. */
   files: Map<string, string>
+  /** Whether /.well-known/mcp-registry-auth was written (MCP_REGISTRY_PUBLIC_KEY configured). */
+  registryAuth: boolean
 }
 
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const issues: BuildIssue[] = []
   issues.push(...addressBreaks(options.urls))
+  const publicBuild = !isLocalAddress(options.urls)
+  const registryKey = options.registryPublicKey?.trim()
+    ? registryAuthRecord(options.registryPublicKey)
+    : undefined
+  if (registryKey?.problem)
+    issues.push({
+      file: '(configuration)',
+      field: 'MCP_REGISTRY_PUBLIC_KEY',
+      problem: registryKey.problem,
+      allowed: 'openssl pkey -in key.pem -pubout -outform DER | tail -c 32 | base64 (README, "MCP Registry")',
+    })
+  const registry = registryKey?.record ? registryListing(options.urls) : undefined
+  const entry = serverJson(options.urls)
+  for (const problem of registryBreaks(entry, options.urls, publicBuild))
+    issues.push({
+      file: `public${SERVER_JSON_PATH}`,
+      field: 'server.json',
+      problem,
+      allowed: 'what the official MCP Registry accepts (schema/vendor/README.md)',
+    })
   const raw = await collect(options.contentDir, issues)
   const content = validate(raw, options.expected, issues)
   if (issues.length) throw new BuildFailed(issues)
@@ -56,11 +93,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   issues.push(...checkBundles(data))
   const { files: bundles, manifest } = bundle(data)
   const api = openapi(options.urls)
-  const apiText = `${JSON.stringify(api, null, 1)}\n`
+  // Compact: the document is read by machines and must stay under the 64 KB cap (check-openapi.ts).
+  const apiText = `${JSON.stringify(api)}\n`
   issues.push(...(await checkOpenapi(api, apiText)))
   if (issues.length) throw new BuildFailed(issues)
 
-  const agents = `${JSON.stringify(agentsJson(data.catalogue, options.urls), null, 2)}\n`
+  const agents = `${JSON.stringify(agentsJson(data.catalogue, options.urls, registry), null, 2)}\n`
   const { key, sealed } = await sealPaid(bundles, manifest)
   const module = bundlesModule()
   const files = new Map<string, string>([
@@ -74,10 +112,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     ['public/agents.json', agents],
     ['public/.well-known/agents.json', agents],
     ['public/.well-known/mcp.json', pretty(legacyMcpCard(options.urls))],
-    [`public${MCP_CARD_PATH}`, pretty(mcpServerCard(options.urls))],
+    [`public${MCP_CARD_PATH}`, pretty(mcpServerCard(options.urls, registry))],
+    [`public${SERVER_JSON_PATH}`, pretty(entry)],
+    ...(registryKey?.record ? [[`public${REGISTRY_AUTH_PATH}`, registryKey.record] as const] : []),
     ...MCP_CATALOG_PATHS.map((path) => [`public${path}`, pretty(mcpCatalog(options.urls))] as const),
     ['public/openapi.json', apiText],
-    ['public/llms.txt', llmsTxt(data.catalogue, options.urls)],
+    ['public/llms.txt', llmsTxt(data.catalogue, options.urls, registry)],
     ['public/pricing/index.html', pricingPage(data.pricing, data.changes, options.urls)],
     ['public/_headers', HEADERS],
     ['public/index.html', landingPage(DESCRIPTION, options.urls)],
@@ -93,7 +133,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   }
   const targets = [...files].flatMap(([path, text]) => targetsOf(path).map((t) => [t, text] as const))
   await writeChanged(new Map(targets), [...new Set([join(options.outDir, 'private'), sharedData, publicDir])])
-  return { files }
+  return { files, registryAuth: Boolean(registryKey?.record) }
 }
 
 const pretty = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`
@@ -138,4 +178,7 @@ const HEADERS = `/*
   Content-Type: application/mcp-server-card+json
 /.well-known/ai-catalog.json
   Content-Type: application/ai-catalog+json
+/.well-known/mcp-registry-auth
+  Cache-Control: public, max-age=300
+  Content-Type: text/plain; charset=utf-8
 `

@@ -3,26 +3,35 @@
  * written as a bare number in a rule's constraint, a gate's check or a playbook step is refused, so
  * two items can never state different values for one concept by accident.
  */
+import type { CheckSpec } from '../schema/content.js'
 import type { BuildIssue } from './issues.js'
 
 /** A number with a unit an agent would enforce: "7 days", "20%", "1.5x", "10 hosts". 0 and 100% are absolutes, not limits. */
 const INLINE_LIMIT =
   /(?<![\w.<{-])(\d+(?:[.,]\d+)?)(?:-| )?(%|×|x\b|minutes?\b|min\b|hours?\b|h\b|days?\b|seconds?\b|s\b|ms\b|hosts?\b|percent\b|percentage\b|months?\b)/g
 
+/** A check_spec's comparison and the way each input is read are instructions too. */
+const specTexts = (field: string, spec: CheckSpec): [string, string][] => [
+  [`${field}.pass_when`, spec.pass_when],
+  ...spec.inputs.map((input, i): [string, string] => [`${field}.inputs.${i}.read_with`, input.read_with]),
+]
+
 /** The fields whose text is an instruction to an agent, by kind of item. */
 const ENFORCED: Record<'rule' | 'gate' | 'playbook', (item: Record<string, unknown>) => [string, string][]> =
   {
     rule: (r) => {
-      const c = r.constraint as { statement: string; check: string }
+      const c = r.constraint as { statement: string; check: string; check_spec: CheckSpec }
       return [
         ['rule', r.rule as string],
         ['constraint.statement', c.statement],
         ['constraint.check', c.check],
+        ...specTexts('constraint.check_spec', c.check_spec),
       ]
     },
     gate: (g) => [
       ['title', g.title as string],
       ['check', g.check as string],
+      ...specTexts('check_spec', g.check_spec as CheckSpec),
     ],
     playbook: (p) =>
       (p.steps as { do: string; done_when: string }[]).flatMap((s, i): [string, string][] => [

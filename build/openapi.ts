@@ -9,6 +9,13 @@ import { JWKS_PATH, RECEIPT_CLAIMS, RECEIPT_POLICY } from '../schema/receipt-cla
 import { type AnswerRoute, RESPONSES, responseComponents } from '../schema/responses.js'
 import { PRICE, ROUTES, type Route, SERVICE_VERSION, WARN_FEED_RETIRED_ON } from '../schema/routes.js'
 import { Submission } from '../schema/submission.js'
+import {
+  DEPRECATION_NOTICE_DAYS,
+  RETIRED_ANSWER_DAYS,
+  retiredHeaders,
+  VERSION_POLICY_TITLE,
+  versionPolicyText,
+} from '../schema/version-policy.js'
 
 const problem = (description: string) => ({
   description,
@@ -55,7 +62,14 @@ function operation(route: Route) {
   if (route.access === 'retired') {
     op.deprecated = true
     op.description = `Withdrawn from sale on ${WARN_FEED_RETIRED_ON}. Answers 410 Gone, naming the free Apache-2.0 open register and its CSV address. Never issues a payment challenge.`
-    responses['410'] = json('Gone: names the free register, its licence and CSV address')
+    responses['410'] = {
+      ...problem('Gone: names the free register, its licence and CSV address; no payment challenge'),
+      headers: {
+        Deprecation: { $ref: '#/components/headers/Deprecation' },
+        Sunset: { $ref: '#/components/headers/Sunset' },
+        Link: { $ref: '#/components/headers/Link' },
+      },
+    }
   } else if (route.name === 'submit') {
     op.requestBody = {
       required: true,
@@ -150,7 +164,13 @@ export function openapi(urls: ServiceUrls) {
     info: {
       title: 'Rules and Pricing-Index Service',
       version: SERVICE_VERSION,
-      description: `Engineering-practice rules traced to real incidents, and an index of published AI product prices. Paid operations cost ${PRICE.display} per call through the HTTP "Payment" authentication scheme (intent charge, method stripe); no account, no key. ${RECEIPT_POLICY}`,
+      description: `Engineering-practice rules traced to real incidents, and an index of published AI product prices. Paid operations cost ${PRICE.display} per call through the HTTP "Payment" authentication scheme (intent charge, method stripe); no account, no key. ${RECEIPT_POLICY}\n\n${VERSION_POLICY_TITLE}: ${versionPolicyText()}`,
+      'x-version-policy': {
+        breakingChange: 'new path prefix and new major version; the old prefix keeps answering',
+        deprecationNoticeDays: DEPRECATION_NOTICE_DAYS,
+        retiredAnswerDays: RETIRED_ANSWER_DAYS,
+        headers: ['Deprecation (RFC 9745)', 'Sunset (RFC 8594)', 'Link rel="successor-version"'],
+      },
     },
     servers: [{ url: urls.base_url }],
     'x-service-info': {
@@ -172,6 +192,19 @@ export function openapi(urls: ServiceUrls) {
         },
       },
       headers: {
+        Deprecation: {
+          description: `RFC 9745: when the path was deprecated, as an RFC 9651 Date (@<unix seconds>); on the retired feed ${retiredHeaders().deprecation}, the withdrawal on ${WARN_FEED_RETIRED_ON}`,
+          schema: { type: 'string', pattern: '^@-?[0-9]+$' },
+        },
+        Sunset: {
+          description: `RFC 8594: the last day the path's current answer is promised (HTTP-date); on the retired feed the end of the ${RETIRED_ANSWER_DAYS}-day 410 period, ${retiredHeaders().sunset}`,
+          schema: { type: 'string' },
+        },
+        Link: {
+          description:
+            'RFC 8288: the successor (rel="successor-version", the free open register CSV) and the version policy (rel="deprecation", llms.txt)',
+          schema: { type: 'string' },
+        },
         'WWW-Authenticate': {
           description:
             'Payment challenge: id, realm, method="stripe", intent="charge", request, description, expires, opaque',

@@ -3,6 +3,7 @@
  * same on every machine.
  */
 import type { PricingRow } from '../schema/content.js'
+import { NULL_REASON_TEXT } from './pricing-sources.js'
 
 /** $5, $4.50, $0.99, $0.014, $1,000: whole dollars bare, cents always two digits, more only if set. */
 export function formatUsd(value: number): string {
@@ -16,9 +17,12 @@ function trimZeros(fixed: string): string {
   return fixed.replace(/0+$/, '').replace(/\.$/, '')
 }
 
-/** The words a reader sees for a row with no price: the absence is the finding. */
+/**
+ * The words a reader sees for a row with no price: "not published" and "sales call" are findings on
+ * the vendor's pricing page; "price not read yet" says that page has not been read (FORMAT.md).
+ */
 export function nullReasonText(reason: PricingRow['null_reason']): string {
-  return reason === 'sales-gated' ? 'sales call' : 'not published'
+  return reason === null ? '' : NULL_REASON_TEXT[reason]
 }
 
 /**

@@ -58,9 +58,12 @@ export function chartGroups(rows: readonly PricingRow[]): Group[] {
         .filter((r) => r.unit_price_usd !== null && base(r) === unit)
         .map((r) => item(r, r.unit_price_usd, unitQualifier(r.usage_unit))),
     })
+  // A finding (the pricing page shows no price) and a page not read yet are never one group.
   const unpriced = rows.filter((r) => r.entry_usd_month === null && r.unit_price_usd === null)
-  if (unpriced.length)
-    groups.push({ heading: 'No published price', items: unpriced.map((r) => item(r, null)) })
+  const notRead = unpriced.filter((r) => r.null_reason === 'pricing-page-not-read')
+  const none = unpriced.filter((r) => r.null_reason !== 'pricing-page-not-read')
+  if (none.length) groups.push({ heading: 'No published price', items: none.map((r) => item(r, null)) })
+  if (notRead.length) groups.push({ heading: 'Price not read yet', items: notRead.map((r) => item(r, null)) })
   for (const g of groups)
     g.items.sort((a, b) => (b.value ?? 0) - (a.value ?? 0) || a.label.localeCompare(b.label))
   return groups

@@ -11,7 +11,8 @@ export function comparablesList(c: Comparable): string {
     ['Products', String(c.products)],
     ['Publish a price', `${c.publish_a_price} of ${c.products}`],
     ['Send some or all buyers to a sales call', `${c.sales_gated} of ${c.products}`],
-    ['Publish no price', `${c.no_price} of ${c.products}`],
+    ['Publish no price (on the pricing page read)', `${c.no_price} of ${c.products}`],
+    ['Price not read yet', `${c.price_not_read} of ${c.products}`],
   ]
   if (c.entry_usd_month) items.push(['Entry price, USD per month', spread(c.entry_usd_month)])
   for (const [unit, s] of Object.entries(c.unit_price_usd_by_unit))

@@ -68,20 +68,27 @@ export function footingBreaks(row: PricingRow): FootingBreak[] {
   return breaks
 }
 
-/** The three counts the descriptor, the page and /v1/pricing state, derived from the rows. */
+/**
+ * The counts the descriptor, the page and /v1/pricing state, derived from the rows. Three parts add
+ * up to the rows: a published price, no price found on the pricing page (not published or sales
+ * call), and the pricing page not read yet. Sales-gated rows are counted across all three.
+ */
 export interface PricingCounts {
   rows: number
   publish_a_price: number
   sales_gated: number
   no_published_price: number
+  price_not_read: number
 }
 
 export function pricingCounts(rows: readonly PricingRow[]): PricingCounts {
   const priced = rows.filter((r) => r.entry_usd_month !== null || r.unit_price_usd !== null).length
+  const notRead = rows.filter((r) => r.null_reason === 'pricing-page-not-read').length
   return {
     rows: rows.length,
     publish_a_price: priced,
     sales_gated: rows.filter((r) => r.sales_gated).length,
-    no_published_price: rows.length - priced,
+    no_published_price: rows.length - priced - notRead,
+    price_not_read: notRead,
   }
 }

@@ -28,7 +28,12 @@ const path = (name: string) => routeByName(name).path
 
 export function pricingPage(pricing: PricingBundle, changes: ChangesBundle, urls: ServiceUrls): string {
   const rows = pricing.rows
-  const { publish_a_price: priced, sales_gated: gated, no_published_price: unpriced } = pricing.counts
+  const {
+    publish_a_price: priced,
+    sales_gated: gated,
+    no_published_price: unpriced,
+    price_not_read: notRead,
+  } = pricing.counts
   const categories = INDEX_CATEGORIES.map((category) => ({
     category,
     rows: rows.filter((r) => r.category === category),
@@ -42,18 +47,19 @@ export function pricingPage(pricing: PricingBundle, changes: ChangesBundle, urls
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,">
 <title>${escapeHtml(`${capitalise(DATASET_NAME)}: published prices, read off vendor pages`)}</title>
-<meta name="description" content="${escapeHtml(`Published prices of ${rows.length} AI products, each with a verbatim quote from the vendor's own page and the date it was read. Where a vendor publishes no price, the absence is the finding.`)}">
+<meta name="description" content="${escapeHtml(`Published prices of ${rows.length} AI products, each with a verbatim quote from the vendor's own page and the date it was read. A vendor is said to publish no price only when its own pricing page was read and shows none.`)}">
 <style>${PRICING_PAGE_CSS}</style>
 </head>
 <body>
 <header>
 <h1>${escapeHtml(capitalise(DATASET_NAME))}</h1>
-<p class="lede">What AI products cost, as their vendors publish it. Every row below was read off the vendor's own page, carries the verbatim quote it rests on and the date it was read. Where a vendor publishes no price, the row says so: the absence is itself the finding.</p>
+<p class="lede">What AI products cost, as their vendors publish it. Every row below was read off the vendor's own page, carries the verbatim quote it rests on and the date it was read. Where the vendor's pricing page was read and shows no price, the row says so; where that page has not been read yet, the row says "price not read yet" and names the page, and is counted apart.</p>
 <ul class="facts">
 <li><strong>${rows.length}</strong> products in <strong>${categories.filter((c) => c.rows.length).length}</strong> categories</li>
 <li><strong>${priced}</strong> publish a price</li>
 <li><strong>${gated}</strong> send at least one tier to a sales call</li>
-<li><strong>${unpriced}</strong> publish no price</li>
+<li><strong>${unpriced}</strong> publish no price on the pricing page we read</li>
+<li><strong>${notRead}</strong> price not read yet (pricing page still to read)</li>
 <li>Latest correction: <strong>${latest ? `<time datetime="${escapeHtml(latest)}">${escapeHtml(latest)}</time>` : 'none yet'}</strong></li>
 </ul>
 <p>The same rows, with derived comparables, are sold to agents as JSON at <code>GET ${escapeHtml(path('pricing'))}</code> (${escapeHtml(PRICE.display)} per query, paid per call over HTTP 402, no account); dated corrections alone at <code>GET ${escapeHtml(path('changes'))}</code>. The free descriptor is at <a href="${escapeHtml(path('index'))}">${escapeHtml(path('index'))}</a>.</p>
@@ -70,7 +76,7 @@ ${categories.map((c) => `<li><a href="#${c.category}">${escapeHtml(CATEGORY_TITL
 <section id="method" aria-labelledby="method-h">
 <h2 id="method-h">How rows are made</h2>
 <p class="statement">${escapeHtml(methodStatement(pricing.counts, pricing.comparables))}</p>
-<p>Charts draw each product's published price as a bar. Prices in different units (per month, per resolution, per million tokens…) are never put on one scale: each unit has its own group and its own zero-based scale, so a bar compares only with bars in the same group. A product with no published price is drawn as a dashed box saying <span class="marker">not published</span> or <span class="marker">sales call</span>, never as a zero.</p>
+<p>Charts draw each product's published price as a bar. Prices in different units (per month, per resolution, per million tokens…) are never put on one scale: each unit has its own group and its own zero-based scale, so a bar compares only with bars in the same group. A product with no published price is drawn as a dashed box saying <span class="marker">not published</span> or <span class="marker">sales call</span> (what its pricing page shows), or <span class="marker">price not read yet</span> (its pricing page has not been read; the row names it), never as a zero.</p>
 </section>
 ${categories.map((c) => categorySection(c.category, c.rows, c.comparable)).join('\n')}
 <section id="corrections" aria-labelledby="corrections-h">

@@ -49,7 +49,13 @@ function priceCell(r: PricingRow): string {
       `<span class="price">${formatUsd(r.unit_price_usd)}</span> ${escapeHtml(perUnit(r.usage_unit))}`,
     )
   if (lines.length === 0) lines.push(`<span class="marker">${nullReasonText(r.null_reason)}</span>`)
-  else if (r.sales_gated) lines.push('<span class="marker">also sales call for some buyers</span>')
+  if (r.null_reason === 'pricing-page-not-read' && r.pricing_page_url) {
+    const href = safeHref(r.pricing_page_url)
+    const shown = escapeHtml(r.pricing_page_url.replace(/^https?:\/\//, ''))
+    lines.push(
+      `<span class="small">Pricing page still to read: ${href ? `<a href="${href}" rel="nofollow noreferrer" class="url">${shown}</a>` : shown}</span>`,
+    )
+  } else if (r.sales_gated) lines.push('<span class="marker">also sales call for some buyers</span>')
   return lines.join('<br>')
 }
 

@@ -12,6 +12,8 @@ export interface FetchedPage {
   /** The URL actually requested (after the origin override). */
   url: string
   body: string
+  /** The Content-Type the server named, if any (the collect tool tells markdown from HTML by it). */
+  contentType?: string | null
 }
 
 /** Fetches one page; throws on a network error or timeout (the row is then "unreachable"). */
@@ -24,11 +26,15 @@ export interface FetcherOptions {
   maxRedirections?: number
   /** The address a vendor can write to about our reads, named in the User-Agent. */
   contact?: string
+  /** Which tool reads and why, named in the User-Agent; the monthly re-read unless set. */
+  reader?: { tool: string; purpose: string }
 }
 
+export const REREAD_PURPOSE = 'monthly check that pricing quotes are still on vendor pages'
+
 /** Who is reading, why, and whom to write to: a vendor's logs show it on every read. */
-export const userAgent = (contact: string) =>
-  `RulesPricingIndex-reread/${SERVICE_VERSION} (${PUBLISHER}; monthly check that pricing quotes are still on vendor pages; contact ${contact})`
+export const userAgent = (contact: string, purpose: string = REREAD_PURPOSE, tool = 'reread') =>
+  `RulesPricingIndex-${tool}/${SERVICE_VERSION} (${PUBLISHER}; ${purpose}; contact ${contact})`
 
 /** Pages past this size are cut: a pricing page is never this big, a runaway download might be. */
 const MAX_BYTES = 5 * 1024 * 1024
@@ -55,7 +61,11 @@ export function undiciFetcher(options: FetcherOptions = {}): Fetcher & { close()
       dispatcher,
       signal: AbortSignal.timeout(timeoutMs),
       headers: {
-        'user-agent': userAgent(options.contact ?? LOCAL_URLS.contact),
+        'user-agent': userAgent(
+          options.contact ?? LOCAL_URLS.contact,
+          options.reader?.purpose,
+          options.reader?.tool,
+        ),
         accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5',
         'accept-language': 'en',
       },
@@ -71,10 +81,12 @@ export function undiciFetcher(options: FetcherOptions = {}): Fetcher & { close()
         break
       }
     }
+    const type = response.headers['content-type']
     return {
       status: response.statusCode,
       url,
-      body: decode(Buffer.concat(chunks), response.headers['content-type']),
+      body: decode(Buffer.concat(chunks), type),
+      contentType: (Array.isArray(type) ? type[0] : type) ?? null,
     }
   }
   return Object.assign(fetcher, { close: () => dispatcher.close() })

@@ -30,14 +30,36 @@ export function counts(results: readonly RereadResult[]): Record<RereadStatus, n
 export function renderReport(results: readonly RereadResult[], meta: ReportMeta): string {
   const c = counts(results)
   const sorted = [...results].sort((a, b) => a.id.localeCompare(b.id))
+  const toRead = sorted.filter((r) => r.page_to_read !== null)
   const out = [
     `# Pricing re-read, ${meta.date}`,
     '',
     `${results.length} rows: ${c.kept} kept, ${c.changed} changed, ${c.dropped} dropped, ${c.unreachable} unreachable.`,
+    ...(toRead.length
+      ? [
+          '',
+          `${toRead.length} ${toRead.length === 1 ? 'row has' : 'rows have'} a pricing page not read yet: the first work below.`,
+        ]
+      : []),
     '',
     "Each row's source page was fetched and its quote looked for verbatim (after collapsing white space). This report changes nothing: content/ is edited by a person, after reading the vendor page. A hint is price-like text seen near the product name, to speed up that reading; it is never data.",
   ]
   if (meta.origin) out.push('', `Source origins were rewritten to ${meta.origin} (paths kept).`)
+  if (toRead.length) {
+    out.push(
+      '',
+      `## First work: pricing pages not read yet (${toRead.length})`,
+      '',
+      'These rows say "price not read yet": the page read is not the vendor pricing page, so they publish no finding. Read the pricing page named here (npm run collect -- <url> --id <row id> drafts the row and proposes the corrections), then publish what it says, or `not-published` / `sales-gated` if that page shows no price.',
+      '',
+      '| Row | Product | Pricing page to read | Page read so far |',
+      '|---|---|---|---|',
+    )
+    for (const r of toRead)
+      out.push(
+        `| ${cell(r.id)} | ${cell(`${r.product} (${r.vendor})`)} | ${cell(r.page_to_read ?? '')} | ${cell(r.source_url)} |`,
+      )
+  }
   for (const status of ORDER) {
     const group = sorted.filter((r) => r.status === status)
     if (group.length === 0) continue
@@ -108,8 +130,11 @@ export function summaryLines(results: readonly RereadResult[]): string[] {
   const sorted = [...results].sort((a, b) => a.id.localeCompare(b.id))
   const width = Math.max(0, ...sorted.map((r) => r.id.length))
   const c = counts(results)
+  const toRead = sorted.filter((r) => r.page_to_read !== null)
   return [
+    // The first work for the editors: pricing pages not read yet, each with the URL to read.
+    ...toRead.map((r) => `${'to read'.padEnd(11)} ${r.id.padEnd(width)}  ${r.page_to_read}`),
     ...sorted.map((r) => `${r.status.padEnd(11)} ${r.id.padEnd(width)}  ${r.detail}`),
-    `${results.length} rows: ${c.kept} kept, ${c.changed} changed, ${c.dropped} dropped, ${c.unreachable} unreachable`,
+    `${results.length} rows: ${c.kept} kept, ${c.changed} changed, ${c.dropped} dropped, ${c.unreachable} unreachable${toRead.length ? `; ${toRead.length} pricing ${toRead.length === 1 ? 'page' : 'pages'} to read first` : ''}`,
   ]
 }

@@ -36,6 +36,11 @@ export interface RereadResult {
   correction: Correction | null
   /** For changed rows: price-like text near the product's name. A hint for the editor, never data. */
   hints: string[]
+  /**
+   * Set when the row is `pricing-page-not-read`: the vendor pricing page still to read. The report
+   * lists these first, as the editors' first work, whatever the source page's status.
+   */
+  page_to_read: string | null
 }
 
 export interface RereadOptions {
@@ -61,6 +66,7 @@ export async function rereadRow(
     match: null,
     correction: null,
     hints: [],
+    page_to_read: row.null_reason === 'pricing-page-not-read' ? row.pricing_page_url : null,
   } satisfies Partial<RereadResult>
   let page: Awaited<ReturnType<Fetcher>>
   try {

@@ -57,13 +57,43 @@ export function renderThresholds<T>(
   return { value: { ...rendered, thresholds }, used }
 }
 
-/** Every threshold name is defined once. */
+/** The labels a threshold's value may carry: a cited source, or our own reasoning (or arithmetic). */
+const BASIS_LABELS = ['RESEARCH', 'ANALYSIS', 'MODELED'] as const
+
+/**
+ * Every number has a basis: a RESEARCH value cites its source (source_url, read_on and the sentence
+ * it rests on, basis_quote); an ANALYSIS or MODELED value gives its reasoning in `why`. Any other
+ * label (a bare RECOMMENDATION, say) is a number with neither, and the build refuses it.
+ */
+export function checkBasis(t: Threshold, i: number, issues: BuildIssue[]) {
+  const issue = (field: string, problem: string, allowed: string) =>
+    issues.push({ file: THRESHOLDS_FILE, field: `${i}.${field}`, problem, allowed })
+  if (!(BASIS_LABELS as readonly string[]).includes(t.label)) {
+    issue(
+      'label',
+      `threshold "${t.name}" is labelled ${t.label}: a number with neither a cited source nor our reasoning`,
+      'RESEARCH with source_url, read_on and basis_quote, or ANALYSIS (MODELED for arithmetic) with the reasoning in why',
+    )
+    return
+  }
+  if (t.label !== 'RESEARCH') return
+  for (const field of ['source_url', 'read_on', 'basis_quote'] as const)
+    if (t[field] === null)
+      issue(
+        field,
+        `threshold "${t.name}" is labelled RESEARCH but has no ${field}`,
+        'a RESEARCH value cites source_url, read_on and basis_quote (the sentence it rests on); otherwise label it ANALYSIS and give the reasoning in why',
+      )
+}
+
+/** Every threshold name is defined once, and every threshold has a basis (checkBasis). */
 export function checkDefinitions(
   thresholds: readonly Threshold[],
   issues: BuildIssue[],
 ): Map<string, Threshold> {
   const defined = new Map<string, Threshold>()
   thresholds.forEach((t, i) => {
+    checkBasis(t, i, issues)
     if (defined.has(t.name))
       issues.push({
         file: THRESHOLDS_FILE,

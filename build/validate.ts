@@ -5,6 +5,8 @@
 
 import type { z } from 'zod'
 import {
+  type ActionEntry,
+  Actions,
   type Correction,
   Corrections,
   Gate,
@@ -19,17 +21,22 @@ import {
   type WithThresholds,
 } from '../schema/content.js'
 import { EVIDENCE_LABELS, PHASES } from '../schema/vocabulary.js'
+import { ACTIONS_FILE, actionListBreaks, specThresholdBreaks } from './check-specs.js'
 import type { RawContent, RawFile } from './collect.js'
 import { gateSourceBreaks } from './gate-sources.js'
 import { inlineLimitBreaks } from './inline-numbers.js'
 import type { BuildIssue } from './issues.js'
 import { priceAppearsIn } from './price-in-quote.js'
 import { footingBreaks } from './pricing-footing.js'
+import { sourceBreaks } from './pricing-sources.js'
+import { revertSpecBreaks, revertTextBreaks } from './revert-speed.js'
 import { checkDefinitions, checkUnused, renderThresholds } from './thresholds.js'
 import { fromZod } from './zod-issues.js'
 
 export interface Content {
   topics: Topic[]
+  /** The action vocabulary (content/actions.yaml), in ACTIONS order. */
+  actions: ActionEntry[]
   thresholds: Threshold[]
   rules: WithThresholds<Rule>[]
   playbooks: WithThresholds<Playbook>[]
@@ -46,6 +53,13 @@ export interface ExpectedCounts {
   gates: number | null
 }
 
+/**
+ * Whether a sentence of rule, gate or playbook text that slows a revert fails the build ('error') or
+ * is only listed on stderr ('warn'). It was 'warn' while the rules and playbooks were rewritten to
+ * pass; it is an error now. The structured rule for check_specs has always been an error.
+ */
+export const REVERT_TEXT_RULE: 'warn' | 'error' = 'error'
+
 /** Where the expected inventory lives, named in every count error so an editor knows where to look. */
 export const INVENTORY_FILE = 'inventory.yaml'
 
@@ -58,6 +72,9 @@ export function validate(
   issues: BuildIssue[],
 ): Content {
   const topics = raw.topics ? (parseOne(raw.topics, Topics, issues) ?? []) : []
+  const actions = raw.actions ? (parseOne(raw.actions, Actions, issues) ?? []) : []
+  if (raw.actions && actions.length)
+    for (const b of actionListBreaks(actions)) issues.push({ file: ACTIONS_FILE, ...b })
   const rules = parseEach(raw.rules, Rule, issues)
   const playbooks = parseEach(raw.playbooks, Playbook, issues)
   const gates = parseEach(raw.gates, Gate, issues)
@@ -113,6 +130,7 @@ export function validate(
       for (const name of r.used) used.add(name)
       return r.value
     })
+  checkSpecs(rules, gates, playbooks, defined, issues)
   const rendered = { rules: render(rules), playbooks: render(playbooks), gates: render(gates) }
   for (const [kind, items] of [
     ['rule', rules],
@@ -131,11 +149,45 @@ export function validate(
 
   return {
     topics,
+    actions,
     thresholds,
     ...rendered,
     pricingRows: pricingRows.map((r) => r.value),
     corrections,
   }
+}
+
+/** Each check_spec against its check, and the fastest safe fix never slowed (build/revert-speed.ts). */
+function checkSpecs(
+  rules: Parsed<Rule>[],
+  gates: Parsed<Gate>[],
+  playbooks: Parsed<Playbook>[],
+  defined: ReadonlyMap<string, Threshold>,
+  issues: BuildIssue[],
+) {
+  for (const { file, value } of rules) {
+    const field = 'constraint.check_spec'
+    const spec = value.constraint.check_spec
+    for (const b of specThresholdBreaks(field, value.constraint.check, spec)) issues.push({ file, ...b })
+    for (const b of revertSpecBreaks(field, spec, defined)) issues.push({ file, ...b })
+  }
+  for (const { file, value } of gates) {
+    for (const b of specThresholdBreaks('check_spec', value.check, value.check_spec))
+      issues.push({ file, ...b })
+    for (const b of revertSpecBreaks('check_spec', value.check_spec, defined)) issues.push({ file, ...b })
+  }
+  const slowed = [
+    ...rules.map((r) => ['rule', r] as const),
+    ...gates.map((g) => ['gate', g] as const),
+    ...playbooks.map((p) => ['playbook', p] as const),
+  ].flatMap(([kind, { file, value }]) =>
+    revertTextBreaks(kind, value as unknown as Record<string, unknown>, defined).map((b) => ({ file, ...b })),
+  )
+  if (REVERT_TEXT_RULE === 'error') issues.push(...slowed)
+  else if (slowed.length)
+    console.warn(
+      `warning: ${slowed.length} sentence(s) slow a revert (becomes a build error once the texts pass; FORMAT.md):\n${slowed.map((b) => `  ${b.file} ${b.field}: ${b.problem}`).join('\n')}`,
+    )
 }
 
 interface Parsed<T> {
@@ -248,6 +300,7 @@ function checkPrices(rows: Parsed<PricingRow>[], issues: BuildIssue[]) {
         })
     }
     for (const b of footingBreaks(value)) issues.push({ file, ...b })
+    for (const b of sourceBreaks(value)) issues.push({ file, ...b })
   }
 }
 

@@ -66,6 +66,7 @@ export async function pricingIndex(env: Env): Promise<PricingIndexDescriptor | P
       publish_a_price: data.pricing.counts.publish_a_price,
       sales_gated: data.pricing.counts.sales_gated,
       no_published_price: data.pricing.counts.no_published_price,
+      price_not_read: data.pricing.counts.price_not_read,
     },
   }
 }

@@ -3,7 +3,7 @@
  * pricing row). The build validates every file against these schemas; the gateway serves the result.
  */
 import * as z from 'zod'
-import { EvidenceLabel, IndexCategory, IsoDate, PhaseSlug, PricingModel } from './vocabulary.js'
+import { Action, EvidenceLabel, IndexCategory, IsoDate, PhaseSlug, PricingModel } from './vocabulary.js'
 
 const Id = z
   .string()
@@ -37,11 +37,59 @@ export const Incident = z.strictObject({
 })
 export type Incident = z.infer<typeof Incident>
 
+/** One entry of the action vocabulary (content/actions.yaml): the slug and what it covers. */
+export const ActionEntry = z.strictObject({ action: Action, means: Text })
+export type ActionEntry = z.infer<typeof ActionEntry>
+export const Actions = z.array(ActionEntry).min(1)
+
+/** One thing a check reads, and how to read it (a command, query or API call). */
+export const CheckInput = z.strictObject({
+  name: z.string().regex(/^[a-z][a-z0-9_]*$/, 'a snake_case name, e.g. ns_servers'),
+  read_with: Text,
+})
+export type CheckInput = z.infer<typeof CheckInput>
+
+/**
+ * The machine-readable side of a check (FORMAT.md, "A check_spec"): which actions it applies to,
+ * what it reads, the comparison that passes, the thresholds it uses, and what happens when an
+ * input cannot be read. The build also checks `thresholds` against the {{names}} in the text.
+ */
+export const CheckSpec = z
+  .strictObject({
+    applies_to: z.array(Action).min(1, 'at least one action from actions.yaml'),
+    inputs: z.array(CheckInput).min(1, 'at least one input'),
+    pass_when: Text,
+    thresholds: z.array(Id),
+    /** The only allowed value: an input that cannot be read stops the action. */
+    on_unreadable: z.literal('fail-closed'),
+    /** A named human role who may approve proceeding anyway; never the agent itself. */
+    exception_approver: Text.refine(
+      (s) => !/\b(agent|agents|itself|automation|bot)\b/i.test(s),
+      'a named human role (e.g. the service owner on call), never the agent or automation',
+    ),
+  })
+  .superRefine((spec, ctx) => {
+    for (const [key, list] of [
+      ['applies_to', spec.applies_to],
+      ['inputs', spec.inputs.map((i) => i.name)],
+      ['thresholds', spec.thresholds],
+    ] as const) {
+      const seen = new Set<string>()
+      list.forEach((v, i) => {
+        if (seen.has(v)) ctx.addIssue({ code: 'custom', path: [key, i], message: `"${v}" is listed twice` })
+        seen.add(v)
+      })
+    }
+  })
+export type CheckSpec = z.infer<typeof CheckSpec>
+
 /** An implementable constraint on agent behaviour: something checked or obeyed mechanically. */
 export const Constraint = z.strictObject({
   label: z.literal('RECOMMENDATION'),
   statement: Text,
   check: Text,
+  /** The check in structured form, beside its prose (FORMAT.md, "A check_spec"). */
+  check_spec: CheckSpec,
 })
 export type Constraint = z.infer<typeof Constraint>
 
@@ -78,6 +126,8 @@ export const Gate = z.strictObject({
   tags: z.array(Id).min(1),
   prevents: Text,
   check: Text,
+  /** The check in structured form, beside its prose (FORMAT.md, "A check_spec"). */
+  check_spec: CheckSpec,
   rules: z.array(Id).default([]),
   /** The write-up of the incident `prevents` names; the build requires it when one is named. */
   source_url: HttpsUrl.optional(),
@@ -86,8 +136,12 @@ export const Gate = z.strictObject({
 })
 export type Gate = z.infer<typeof Gate>
 
-/** Why a price is null: the vendor publishes none, or sends buyers to a sales call. */
-export const NullReason = z.enum(['not-published', 'sales-gated'])
+/**
+ * Why a price is null. Two are findings read on the vendor's pricing page for the product: it
+ * shows no price (`not-published`) or sends buyers to a sales call (`sales-gated`). The third says
+ * that page has not been read yet (`pricing-page-not-read`): not a finding, and counted apart.
+ */
+export const NullReason = z.enum(['not-published', 'sales-gated', 'pricing-page-not-read'])
 
 export const PricingRow = z
   .strictObject({
@@ -108,6 +162,13 @@ export const PricingRow = z
     gated_tier: Text.nullable().default(null),
     quote: Text,
     source_url: HttpsUrl,
+    /**
+     * The vendor's own page for this product's prices (its pricing page, or the docs or help page
+     * the vendor names as the place for prices). Required with a null_reason or a sales gate; equal
+     * to source_url for `not-published`, `sales-gated` and a gate, unequal for `pricing-page-not-read`
+     * (the page still to read). FORMAT.md, "Two nulls"; the build checks it.
+     */
+    pricing_page_url: HttpsUrl.nullable().default(null),
     read_on: IsoDate,
     /** How the page was read: live from the vendor, or a stored copy of the vendor's page. */
     read_from: z.enum(['vendor-page', 'stored-copy-of-vendor-page']),
@@ -123,7 +184,7 @@ export const PricingRow = z
       ctx.addIssue({
         code: 'custom',
         path: ['null_reason'],
-        message: 'both prices are null: say why (not-published or sales-gated)',
+        message: 'both prices are null: say why (not-published, sales-gated or pricing-page-not-read)',
       })
     if (priced && row.null_reason !== null)
       ctx.addIssue({
@@ -174,10 +235,21 @@ export const Threshold = z.strictObject({
   /** Written after the value: `%` and `×` join it directly ("5%"), any other unit after a space. */
   unit: Text,
   label: EvidenceLabel,
-  /** Why this value, and why it differs from a neighbouring threshold where one exists. */
+  /**
+   * Why this value, and why it differs from a neighbouring threshold where one exists. For an
+   * ANALYSIS (or MODELED) value this is the whole basis: the reasoning, in our words.
+   */
   why: Text,
-  /** Where the value comes from, when a published reference backs it. */
+  /**
+   * The published reference the value rests on. A RESEARCH value needs all three of source_url,
+   * read_on and basis_quote; the build refuses a threshold that has neither a cited source nor an
+   * ANALYSIS (or MODELED) label (build/thresholds.ts, checkDefinitions).
+   */
   source_url: HttpsUrl.nullable().default(null),
+  /** The day we read source_url (or a stored copy of it). */
+  read_on: IsoDate.nullable().default(null),
+  /** The sentence of source_url the value rests on, verbatim from the copy read on read_on. */
+  basis_quote: Text.nullable().default(null),
 })
 export type Threshold = z.infer<typeof Threshold>
 export const Thresholds = z.array(Threshold).min(1)

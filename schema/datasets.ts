@@ -47,6 +47,16 @@ export const Catalogue = z.object({
       gates: z.number().int(),
     }),
   ),
+  /** The action vocabulary (content/actions.yaml): choose one for the checklist's `action` filter. */
+  actions: z.array(
+    z.object({
+      action: z.string(),
+      means: z.string(),
+      /** Gates and rules whose check_spec.applies_to lists the action. */
+      gates: z.number().int(),
+      rules: z.number().int(),
+    }),
+  ),
   rules: z.array(CatalogueEntry),
   playbooks: z.array(CatalogueEntry),
   checklist: z.array(CatalogueEntry),
@@ -84,7 +94,10 @@ export const Comparable = z.object({
   products: z.number().int(),
   publish_a_price: z.number().int(),
   sales_gated: z.number().int(),
+  /** No price on the vendor's pricing page (not published, or a sales call): a finding. */
   no_price: z.number().int(),
+  /** The pricing page not read yet: neither a price nor a finding of none. */
+  price_not_read: z.number().int(),
   entry_usd_month: PriceSpread.nullable(),
   unit_price_usd_by_unit: z.record(z.string(), PriceSpread),
   pricing_models: z.record(z.string(), z.number().int()),
@@ -94,12 +107,16 @@ export type Comparable = z.infer<typeof Comparable>
 export const PricingBundle = z.object({
   rows: z.array(PricingRow),
   comparables: z.array(Comparable),
-  /** Derived from the rows: publish a price, sales-gated, no published price (FORMAT.md). */
+  /**
+   * Derived from the rows (FORMAT.md, "Two nulls"): publish a price + no published price + price not
+   * read = rows; sales_gated counts across all three.
+   */
   counts: z.object({
     rows: z.number().int(),
     publish_a_price: z.number().int(),
     sales_gated: z.number().int(),
     no_published_price: z.number().int(),
+    price_not_read: z.number().int(),
   }),
   latest_correction: z.string().nullable(),
 })

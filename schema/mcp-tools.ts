@@ -21,7 +21,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
   tool(
     'fde_catalogue',
     'Rules catalogue (free)',
-    'List every engineering-practice rule, playbook and pre-ship gate by id, title, phase and tags, plus the topic keywords. Free. Call this first to choose a topic or phase.',
+    'List every engineering-practice rule, playbook and pre-ship gate by id, title, phase and tags, plus the topic keywords and the actions (deploy, dns, schema-change, revert, ...) with what each means and how many gates apply. Free. Call this first to choose a topic, phase or action.',
   ),
   tool(
     'fde_lessons_preview',
@@ -41,7 +41,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
   tool(
     'fde_preship_checklist',
     `Pre-ship gates (${PRICE.display})`,
-    `Return the pre-ship gates to run before a deploy, each naming the failure it prevents and a concrete check; optionally only one phase (slug such as verifying, or I to VI). Costs ${PRICE.display} per call, settled in band.`,
+    `Return the pre-ship gates to run before a change, each naming the failure it prevents, a concrete check and its machine-readable check_spec (inputs, pass_when, thresholds, fail-closed, exception approver); optionally only the gates for one action (e.g. dns, deploy, schema-change, revert: fde_catalogue lists them) and/or one phase (slug such as verifying, or I to VI). Costs ${PRICE.display} per call, settled in band.`,
   ),
 ]
 
@@ -54,4 +54,4 @@ export const PAYMENT_CAPABILITY = { payment: { methods: { stripe: { intents: ['c
 /** What the server card says the server does: only what the tools above serve. */
 export const MCP_DESCRIPTION = `Engineering-practice rules, playbooks and pre-ship gates traced to real incidents, as MCP tools: the catalogue and the foundational rules are free, the rest cost ${PRICE.display} per call, paid in band over the HTTP 402 Payment scheme.`
 
-export const MCP_INSTRUCTIONS = `Engineering-practice rules traced to real incidents. Call fde_catalogue (free) to see topics and phases, fde_lessons_preview (free) for the foundational rules, then the paid tools (${PRICE.display} each) with a topic or phase filter. A paid tool answers with an isError result whose _meta["org.paymentauth/payment-required"] holds the challenge; pay it and repeat the same call with params._meta["org.paymentauth/credential"]. The receipt comes back in _meta["org.paymentauth/receipt"].`
+export const MCP_INSTRUCTIONS = `Engineering-practice rules traced to real incidents. Call fde_catalogue (free) to see topics, phases and the actions the checklist filters by, fde_lessons_preview (free) for the foundational rules, then the paid tools (${PRICE.display} each) with a topic or phase filter. A paid tool answers with an isError result whose _meta["org.paymentauth/payment-required"] holds the challenge; pay it and repeat the same call with params._meta["org.paymentauth/credential"]. The receipt comes back in _meta["org.paymentauth/receipt"].`

@@ -24,25 +24,35 @@ export const PricingIndexDescriptor = z.strictObject({
   /** Date of the latest correction, so an agent can skip a /changes call that would return nothing. */
   latest_correction: z.string().nullable(),
   rows: z.number().int(),
-  /** Derived from the rows (FORMAT.md, "Sales gating"): the three counts a buyer asks first. */
+  /**
+   * Derived from the rows (FORMAT.md, "Two nulls"): publish_a_price + no_published_price +
+   * price_not_read = rows; sales_gated counts across all three.
+   */
   counts: z.strictObject({
     publish_a_price: z.number().int(),
     sales_gated: z.number().int(),
     no_published_price: z.number().int(),
+    price_not_read: z.number().int(),
   }),
 })
 export type PricingIndexDescriptor = z.infer<typeof PricingIndexDescriptor>
 
 /** How every row is made; shown in the descriptor and on the human page. */
 export const METHOD_STATEMENT =
-  "Each row is read off the vendor's own pricing, help-centre or documentation page, and carries a verbatim evidence quote, the URL read and the date we read it (and the page's own date where it states one). A price the vendor does not publish is null, with the reason (not published, or gated behind a sales call): the absence is itself the finding. No price is estimated, and none is carried over from an earlier read. The build refuses a price that does not appear in its quote. Rows are re-read against the vendor's page monthly; every change is published as a dated correction."
+  'Each row is read off the vendor\'s own pricing, help-centre or documentation page, and carries a verbatim evidence quote, the URL read and the date we read it (and the page\'s own date where it states one). A price is null only with its reason. "Not published" and "sales call" are findings, made only when the page read is the vendor\'s own pricing page for the product; where that page has not been read yet, the row says "price not read yet", names the page still to read, and is counted apart, never as a vendor that publishes no price. No price is estimated, and none is carried over from an earlier read. The build refuses a price that does not appear in its quote. Rows are re-read against the vendor\'s page monthly; every change is published as a dated correction.'
 
 /** The coverage SPEC.md sets out: products across the seven categories, at least this many per category. */
 export const COVERAGE_GOAL = { products: 47, per_category: 4 } as const
 
 /** The method text with the index's honest coverage, derived from the rows it describes. */
 export function methodStatement(
-  counts: { rows: number; publish_a_price: number; sales_gated: number; no_published_price: number },
+  counts: {
+    rows: number
+    publish_a_price: number
+    sales_gated: number
+    no_published_price: number
+    price_not_read: number
+  },
   categories: readonly { category: string; products: number }[],
 ): string {
   const coverage =
@@ -53,7 +63,7 @@ export function methodStatement(
   const perCategory = thin.length
     ? ` ${thin.length} of the ${categories.length} categories hold fewer than ${COVERAGE_GOAL.per_category} products (${thin.map((c) => `${c.category} ${c.products}`).join(', ')}).`
     : ''
-  return `${METHOD_STATEMENT} ${coverage}${perCategory} ${counts.publish_a_price} publish a price, ${counts.sales_gated} send at least one tier to a sales call, ${counts.no_published_price} publish no price.`
+  return `${METHOD_STATEMENT} ${coverage}${perCategory} Of the ${counts.rows}, ${counts.publish_a_price} publish a price, ${counts.no_published_price} publish no price on the pricing page we read, and for ${counts.price_not_read} the pricing page has not been read yet (price not read yet); ${counts.sales_gated} send at least one tier to a sales call.`
 }
 
 export const PRIVACY_STATEMENT =

@@ -25,6 +25,8 @@ export const PlaybooksAnswer = z.object({ topic, count, playbooks: z.array(Publi
 export const ChecklistAnswer = z.object({
   /** Present when the call named a phase: its name, and only its gates are listed. */
   phase: z.string().optional(),
+  /** Present when the call named an action: only the gates whose check_spec.applies_to lists it. */
+  action: z.string().optional(),
   count,
   checklist: z.array(PublishedGate),
 })

@@ -3,7 +3,7 @@
  * agents.json `endpoints`, llms.txt and the MCP tool list are all derived from it.
  */
 
-import { INDEX_CATEGORIES } from './vocabulary.js'
+import { ACTIONS, INDEX_CATEGORIES } from './vocabulary.js'
 
 export type Access = 'free' | 'paid' | 'retired'
 
@@ -52,7 +52,8 @@ export const ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/v1/catalogue',
     access: 'free',
-    summary: 'Identity, phase and tags of every rule, playbook and checklist item; paid bodies withheld',
+    summary:
+      'Identity, phase and tags of every rule, playbook and checklist item, and the actions the checklist filters by; paid bodies withheld',
     params: [],
     mcpTool: 'fde_catalogue',
   },
@@ -88,7 +89,8 @@ export const ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/v1/fde-preship-checklist',
     access: 'paid',
-    summary: 'The pre-ship gates, each with the failure it prevents and its concrete check',
+    summary:
+      'The pre-ship gates, each with the failure it prevents, its concrete check and its machine-readable check_spec',
     params: [
       {
         name: 'phase',
@@ -96,6 +98,14 @@ export const ROUTES: readonly Route[] = [
           'Phase filter: a slug such as verifying, the roman numeral (I to VI) or the full phase name',
         example: 'verifying',
         pattern: '^[^\\u0000-\\u001f]{1,80}$',
+      },
+      {
+        name: 'action',
+        description:
+          'Action filter: only the gates whose check_spec.applies_to lists this action, e.g. dns (the free /v1/catalogue lists every action with its meaning); combinable with phase',
+        example: 'dns',
+        pattern: '^[^\\u0000-\\u001f]{1,80}$',
+        allowed: ACTIONS,
       },
     ],
     mcpTool: 'fde_preship_checklist',
@@ -203,6 +213,15 @@ export const ROUTES: readonly Route[] = [
     path: '/.well-known/mcp/catalog.json',
     access: 'free',
     summary: 'AI Catalog pointing to the MCP server card',
+    params: [],
+  },
+  {
+    name: 'registry_server_json',
+    method: 'GET',
+    path: '/.well-known/mcp/server.json',
+    access: 'free',
+    summary:
+      'The MCP Registry entry (server.json, 2025-12-11 schema) exactly as published: name, /mcp remote, price per paid tool',
     params: [],
   },
   {

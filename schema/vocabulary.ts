@@ -59,6 +59,31 @@ export const PRICING_MODELS = [
 export const PricingModel = z.enum(PRICING_MODELS)
 export type PricingModel = z.infer<typeof PricingModel>
 
+/**
+ * The closed vocabulary of actions an agent may be about to take (content/actions.yaml gives each
+ * its meaning; the build requires the two lists to be the same). Every gate's and rule's
+ * `check_spec.applies_to` names actions from here, and the checklist filters by them (`action=`).
+ */
+export const ACTIONS = [
+  'deploy',
+  'config-push',
+  'dns',
+  'certificate',
+  'schema-change',
+  'bulk-delete',
+  'capacity-change',
+  'restart',
+  'retry-loop',
+  'credential-rotation',
+  'access-change',
+  'network-change',
+  'automation-loop',
+  'data-restore',
+  'revert',
+] as const
+export const Action = z.enum(ACTIONS)
+export type Action = z.infer<typeof Action>
+
 /** A calendar date written YYYY-MM-DD that is a real day. */
 export const IsoDate = z
   .string()

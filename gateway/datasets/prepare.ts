@@ -5,7 +5,7 @@
  */
 import type { PricingRow } from '../../schema/content.js'
 import type { BundleData } from '../../schema/datasets.js'
-import { findPhase, INDEX_CATEGORIES, IsoDate } from '../../schema/vocabulary.js'
+import { ACTIONS, findPhase, INDEX_CATEGORIES, IsoDate } from '../../schema/vocabulary.js'
 import { badRequest, notFound, type Problem, problem } from '../http/problem.js'
 import { type AssetReader, BundleUnavailable, bundleData } from './bundle-store.js'
 import type { Filters, Prepared } from './query.js'
@@ -44,14 +44,11 @@ export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: n
   lessons: (data, f) => byTopic('rules', data.lessons.rules, f.topic, 'paid rule'),
   playbooks: (data, f) => byTopic('playbooks', data.playbooks.playbooks, f.topic, 'playbook'),
   checklist: (data, f) => {
-    if (f.phase === undefined)
-      return {
-        ok: true,
-        filters: {},
-        payload: () => ({ count: data.checklist.checklist.length, ...data.checklist }),
-      }
-    const phase = findPhase(f.phase)
-    if (!phase)
+    const all = data.checklist.checklist
+    if (f.phase === undefined && f.action === undefined)
+      return { ok: true, filters: {}, payload: () => ({ count: all.length, ...data.checklist }) }
+    const phase = f.phase === undefined ? undefined : findPhase(f.phase)
+    if (f.phase !== undefined && !phase)
       return {
         ok: false,
         problem: badRequest(`unknown phase "${f.phase}"`, {
@@ -59,19 +56,43 @@ export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: n
           allowed: data.catalogue.phases.map((p) => p.slug),
         }),
       }
-    const gates = data.checklist.checklist.filter((g) => g.phase_slug === phase.slug)
-    if (!gates.length)
+    const action = f.action?.trim().toLowerCase()
+    if (action !== undefined && !(ACTIONS as readonly string[]).includes(action))
       return {
         ok: false,
-        problem: notFound(`no gate in ${phase.name}; nothing was charged`, {
-          parameter: 'phase',
-          allowed: [...new Set(data.checklist.checklist.map((g) => g.phase_slug))],
+        problem: badRequest(
+          `unknown action "${f.action}"; /v1/catalogue lists every action with its meaning`,
+          {
+            parameter: 'action',
+            allowed: ACTIONS,
+          },
+        ),
+      }
+    const inPhase = phase ? all.filter((g) => g.phase_slug === phase.slug) : all
+    const gates = action ? inPhase.filter((g) => g.check_spec.applies_to.includes(action as never)) : inPhase
+    if (!gates.length) {
+      const where = [phase && `in ${phase.name}`, action && `for the action ${action}`].filter(Boolean)
+      // Name the filter to change: the phase when it alone matches nothing, else the action.
+      const byPhase = phase !== undefined && !inPhase.length
+      return {
+        ok: false,
+        problem: notFound(`no gate ${where.join(' ')}; nothing was charged`, {
+          parameter: byPhase ? 'phase' : 'action',
+          allowed: byPhase
+            ? [...new Set(all.map((g) => g.phase_slug))]
+            : ACTIONS.filter((a) => inPhase.some((g) => g.check_spec.applies_to.includes(a))),
         }),
       }
+    }
     return {
       ok: true,
-      filters: { phase: phase.slug },
-      payload: () => ({ phase: phase.name, count: gates.length, checklist: gates }),
+      filters: { ...(phase ? { phase: phase.slug } : {}), ...(action ? { action } : {}) },
+      payload: () => ({
+        ...(phase ? { phase: phase.name } : {}),
+        ...(action ? { action } : {}),
+        count: gates.length,
+        checklist: gates,
+      }),
     }
   },
   pricing: (data, f) => {

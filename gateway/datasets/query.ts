@@ -33,6 +33,7 @@ export function checkParams(
       return badRequest(`parameter "${name}" is malformed: ${param.description}`, {
         parameter: name,
         pattern: param.pattern,
+        ...(param.allowed ? { allowed: param.allowed } : {}),
       })
     filters[name] = value
   }

@@ -23,6 +23,7 @@ export function listedTools() {
             type: 'string',
             description: p.description,
             ...(p.pattern ? { pattern: p.pattern } : {}),
+            ...(p.allowed ? { enum: [...p.allowed] } : {}),
             examples: [p.example],
           },
         ]),

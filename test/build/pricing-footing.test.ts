@@ -84,17 +84,21 @@ describe('pricing footing', () => {
     expect(message).toMatch(/gated_tier/)
   })
 
-  it('behavior: the three counts are derived from the rows and add up', async () => {
+  it('behavior: the counts are derived from the rows and their three parts add up', async () => {
     const result = await build({ contentDir: 'content', outDir: await tempDir(), urls: LOCAL_URLS })
     const manifest = JSON.parse(result.files.get('private/manifest.json') as string) as BundleManifest
     const pricing = JSON.parse(result.files.get(manifest.bundles.pricing.file) as string) as PricingBundle
     const priced = pricing.rows.filter((r) => r.entry_usd_month !== null || r.unit_price_usd !== null)
+    const notRead = pricing.rows.filter((r) => r.null_reason === 'pricing-page-not-read')
     expect(pricing.counts).toEqual({
       rows: pricing.rows.length,
       publish_a_price: priced.length,
       sales_gated: pricing.rows.filter((r) => r.sales_gated).length,
-      no_published_price: pricing.rows.length - priced.length,
+      no_published_price: pricing.rows.length - priced.length - notRead.length,
+      price_not_read: notRead.length,
     })
+    const { publish_a_price, no_published_price, price_not_read } = pricing.counts
+    expect(publish_a_price + no_published_price + price_not_read).toBe(pricing.rows.length)
     // Every row records why its page is the newest version, and every gated row names its tier.
     for (const r of pricing.rows) {
       expect(r.newest_because.length, r.id).toBeGreaterThan(0)

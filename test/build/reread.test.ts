@@ -125,6 +125,36 @@ describe('re-read', () => {
     expect(summaryLines(results).at(-1)).toBe('3 rows: 1 kept, 1 changed, 1 dropped, 0 unreachable')
   })
 
+  it('lists rows whose pricing page was not read first, with the URL to read', async () => {
+    const notRead = PricingRow.parse({
+      ...kept,
+      id: 'not-read-row',
+      unit_price_usd: null,
+      usage_unit: null,
+      pricing_model: null,
+      null_reason: 'pricing-page-not-read',
+      pricing_page_url: 'https://vendor.example/pricing',
+    })
+    const fetcher = undiciFetcher({ origin })
+    const results = [
+      await rereadRow(notRead, fetcher, { today: TODAY }),
+      await rereadRow(changed, fetcher, { today: TODAY }),
+    ]
+    await fetcher.close()
+    expect(results[0]).toMatchObject({ status: 'kept', page_to_read: 'https://vendor.example/pricing' })
+    expect(results[1]?.page_to_read).toBeNull()
+    const report = renderReport(results, { date: TODAY })
+    expect(report).toContain('1 row has a pricing page not read yet: the first work below.')
+    expect(report).toMatch(
+      /## First work: pricing pages not read yet \(1\)[\s\S]*\| not-read-row \| Sample Agent \(Vendor Example\) \| https:\/\/vendor\.example\/pricing \|[\s\S]*## Changed/,
+    )
+    const lines = summaryLines(results)
+    expect(lines[0]).toMatch(/^to read\s+not-read-row\s+https:\/\/vendor\.example\/pricing$/)
+    expect(lines.at(-1)).toBe(
+      '2 rows: 1 kept, 1 changed, 0 dropped, 0 unreachable; 1 pricing page to read first',
+    )
+  })
+
   it('follows a redirect to the page that keeps the quote', async () => {
     const fetcher = undiciFetcher({ origin })
     const result = await rereadRow({ ...kept, source_url: 'https://vendor.example/moved' }, fetcher)

@@ -93,6 +93,45 @@ describe('thresholds', () => {
     expect(report).toContain(`threshold "${first.name}" is defined twice`)
   })
 
+  it('behavior: every threshold has a basis, a cited source (RESEARCH) or our reasoning (ANALYSIS, MODELED)', async () => {
+    const all = await definitions()
+    for (const t of all) {
+      expect(['RESEARCH', 'ANALYSIS', 'MODELED'], t.name).toContain(t.label)
+      expect(t.why.trim().length, t.name).toBeGreaterThan(0)
+      if (t.label === 'RESEARCH') {
+        expect(t.source_url, t.name).toMatch(/^https:\/\//)
+        expect(t.read_on, t.name).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+        expect((t.basis_quote ?? '').length, t.name).toBeGreaterThan(0)
+      }
+    }
+    const cited = new Set(all.filter((t) => t.label === 'RESEARCH').map((t) => t.source_url))
+    expect(cited.size).toBeGreaterThanOrEqual(8)
+  })
+
+  /** A copy of the content whose first RESEARCH threshold is changed by `edit`; the build's report. */
+  async function reportWithResearchThreshold(edit: (t: Threshold) => Threshold) {
+    const dir = await copyOfContent()
+    const all = await definitions(dir)
+    const i = all.findIndex((t) => t.label === 'RESEARCH')
+    expect(i).toBeGreaterThanOrEqual(0)
+    all[i] = edit(all[i] as Threshold)
+    await writeFile(join(dir, 'thresholds.yaml'), stringify(all))
+    return { report: await buildFailure(dir), name: (all[i] as Threshold).name }
+  }
+
+  it('error: a threshold with neither a source nor our reasoning (labelled RECOMMENDATION) fails the build', async () => {
+    const { report, name } = await reportWithResearchThreshold((t) => ({ ...t, label: 'RECOMMENDATION' }))
+    expect(report).toContain(
+      `threshold "${name}" is labelled RECOMMENDATION: a number with neither a cited source nor our reasoning`,
+    )
+  })
+
+  for (const field of ['source_url', 'read_on', 'basis_quote'] as const)
+    it(`error: a RESEARCH threshold without ${field} fails the build, naming the threshold and the field`, async () => {
+      const { report, name } = await reportWithResearchThreshold((t) => ({ ...t, [field]: null }))
+      expect(report).toContain(`threshold "${name}" is labelled RESEARCH but has no ${field}`)
+    })
+
   it('error: a limit written inline instead of as a threshold fails the build, naming the file and field', async () => {
     const dir = await copyOfContent()
     const file = join(dir, 'gates', 'bulk-delete-marks-before-purging.yaml')

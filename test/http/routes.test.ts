@@ -2,10 +2,21 @@
  * Free routes, discovery documents, retired paths and HTTP hygiene (404, 405, HEAD, CORS, ETag)
  * against the running service.
  */
+import { readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
+import type { Gate } from '../../schema/content.js'
 import { PricingIndexDescriptor } from '../../schema/pricing-index.js'
 import { ROUTES } from '../../schema/routes.js'
-import { base, get } from '../support/service.js'
+import { ACTIONS } from '../../schema/vocabulary.js'
+import { base, get, payOnce } from '../support/service.js'
+
+/** The gates as written in content/, which the service was built from. */
+async function sourceGates(): Promise<Gate[]> {
+  const names = (await readdir('content/gates')).filter((n) => n.endsWith('.yaml'))
+  return Promise.all(names.map(async (n) => parse(await readFile(join('content/gates', n), 'utf8')) as Gate))
+}
 
 describe('free data', () => {
   it('behavior: the catalogue lists every item without paid bodies', async () => {
@@ -50,6 +61,95 @@ describe('free data', () => {
     expect(etag).toBeTruthy()
     const second = await get('/v1/catalogue', { headers: { 'if-none-match': etag } })
     expect(second.status).toBe(304)
+  })
+})
+
+describe('checklist by action', () => {
+  for (const query of ['action=teleport', 'phase=verifying&action=teleport', 'action=DNS%20now'])
+    it(`error: ${query} is a 400 problem naming the parameter and listing the valid actions, before any challenge`, async () => {
+      const r = await get(`/v1/fde-preship-checklist?${query}`)
+      expect(r.status).toBe(400)
+      expect(r.headers.get('www-authenticate')).toBeNull()
+      expect(r.headers.get('content-type')).toBe('application/problem+json')
+      const body = (await r.json()) as { parameter: string; allowed: string[]; status: number }
+      expect(body).toMatchObject({ status: 400, parameter: 'action' })
+      expect(body.allowed).toEqual([...ACTIONS])
+    })
+
+  it('error: a phase and an action with no gate in common is a 404 listing the actions that phase has, before any challenge', async () => {
+    const gates = await sourceGates()
+    const phases = [...new Set(gates.map((g) => g.phase))]
+    const pair = phases
+      .flatMap((phase) => ACTIONS.map((action) => ({ phase, action })))
+      .find(
+        ({ phase, action }) =>
+          !gates.some((g) => g.phase === phase && g.check_spec.applies_to.includes(action)),
+      )
+    expect(pair).toBeDefined()
+    const { phase, action } = pair as { phase: string; action: (typeof ACTIONS)[number] }
+    const r = await get(`/v1/fde-preship-checklist?phase=${phase}&action=${action}`)
+    expect(r.status).toBe(404)
+    expect(r.headers.get('www-authenticate')).toBeNull()
+    const body = (await r.json()) as { parameter: string; allowed: string[] }
+    expect(body.parameter).toBe('action')
+    const inPhase = gates.filter((g) => g.phase === phase)
+    expect(body.allowed).toEqual(
+      ACTIONS.filter((a) => inPhase.some((g) => g.check_spec.applies_to.includes(a))),
+    )
+  })
+
+  it('behavior: the free catalogue lists every action with its meaning and how many gates apply', async () => {
+    const catalogue = (await (await get('/v1/catalogue')).json()) as {
+      actions: { action: string; means: string; gates: number; rules: number }[]
+    }
+    const gates = await sourceGates()
+    expect(catalogue.actions.map((a) => a.action)).toEqual([...ACTIONS])
+    for (const a of catalogue.actions) {
+      expect(a.means.length, a.action).toBeGreaterThan(0)
+      expect(a.gates, a.action).toBe(
+        gates.filter((g) => g.check_spec.applies_to.includes(a.action as never)).length,
+      )
+    }
+  })
+
+  it('behavior: openapi.json documents the action parameter and its enum', async () => {
+    const api = (await (await get('/openapi.json')).json()) as {
+      paths: Record<string, { get: { parameters: { name: string; schema: { enum?: string[] } }[] } }>
+    }
+    const param = api.paths['/v1/fde-preship-checklist']?.get.parameters.find((p) => p.name === 'action')
+    expect(param?.schema.enum).toEqual([...ACTIONS])
+  })
+
+  it('behavior: a paid call with action=dns returns exactly the gates whose applies_to lists dns, each with its check_spec', async () => {
+    const expected = (await sourceGates())
+      .filter((g) => g.check_spec.applies_to.includes('dns'))
+      .map((g) => g.id)
+      .sort()
+    expect(expected.length).toBeGreaterThan(0)
+    const { paid } = await payOnce('/v1/fde-preship-checklist?action=dns')
+    expect(paid.status).toBe(200)
+    const body = (await paid.json()) as {
+      action: string
+      count: number
+      checklist: { id: string; check_spec: { applies_to: string[] } }[]
+    }
+    expect(body.action).toBe('dns')
+    expect(body.checklist.map((g) => g.id).sort()).toEqual(expected)
+    expect(body.count).toBe(expected.length)
+    for (const g of body.checklist) expect(g.check_spec.applies_to).toContain('dns')
+  })
+
+  it('behavior: action combines with phase', async () => {
+    const expected = (await sourceGates())
+      .filter((g) => g.check_spec.applies_to.includes('revert') && g.phase === 'when-it-goes-wrong')
+      .map((g) => g.id)
+      .sort()
+    expect(expected.length).toBeGreaterThan(0)
+    const { paid } = await payOnce('/v1/fde-preship-checklist?phase=when-it-goes-wrong&action=revert')
+    expect(paid.status).toBe(200)
+    const body = (await paid.json()) as { action: string; phase: string; checklist: { id: string }[] }
+    expect(body.action).toBe('revert')
+    expect(body.checklist.map((g) => g.id).sort()).toEqual(expected)
   })
 })
 

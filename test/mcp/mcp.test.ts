@@ -2,12 +2,18 @@
  * MCP at POST /mcp: the SDK's own client lists and calls the free tools; mppx's McpClient.wrap
  * pays every paid tool in band; replays and credentials for other arguments are refused.
  */
+
+import { readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { stripe } from 'mppx/client'
 import { McpClient } from 'mppx/mcp/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
+import type { Gate } from '../../schema/content.js'
 import { MCP_TOOLS } from '../../schema/mcp-tools.js'
+import { ACTIONS } from '../../schema/vocabulary.js'
 import { base, get, processorLedger, token } from '../support/service.js'
 
 const PAYMENT_REQUIRED = 'org.paymentauth/payment-required'
@@ -108,6 +114,21 @@ describe('MCP server', () => {
     ).rejects.toThrow(/unknown phase/)
   })
 
+  it('error: an unknown action is a JSON-RPC error naming it, never a challenge or a charge', async () => {
+    const before = await processorLedger()
+    await expect(
+      client.callTool({ name: 'fde_preship_checklist', arguments: { action: 'teleport' } }),
+    ).rejects.toThrow(/unknown action "teleport"/)
+    expect((await processorLedger()).calls).toBe(before.calls)
+  })
+
+  it('behavior: tools/list gives fde_preship_checklist an action argument with the vocabulary as its enum', async () => {
+    const { tools } = await client.listTools()
+    const checklist = tools.find((t) => t.name === 'fde_preship_checklist')
+    const action = checklist?.inputSchema.properties?.action as { enum?: string[] } | undefined
+    expect(action?.enum).toEqual([...ACTIONS])
+  })
+
   it('error: a filter that matches nothing is a tool error listing the valid values, no challenge', async () => {
     const result = await client.callTool({ name: 'fde_lessons_full', arguments: { topic: 'no-such-topic' } })
     expect(result.isError).toBe(true)
@@ -143,6 +164,22 @@ describe('paying over MCP with mppx', () => {
       expect((await processorLedger()).succeeded[issued.at(-1) as string]).toBe(receipt.reference)
       expect(result.structuredContent).toBeTruthy()
     })
+
+  it('behavior: a paid fde_preship_checklist call with action dns returns exactly the gates whose applies_to lists dns', async () => {
+    const names = (await readdir('content/gates')).filter((n) => n.endsWith('.yaml'))
+    const gates = await Promise.all(
+      names.map(async (n) => parse(await readFile(join('content/gates', n), 'utf8')) as Gate),
+    )
+    const expected = gates
+      .filter((g) => g.check_spec.applies_to.includes('dns'))
+      .map((g) => g.id)
+      .sort()
+    const result = await paying().callTool({ name: 'fde_preship_checklist', arguments: { action: 'dns' } })
+    expect(result.isError).toBeFalsy()
+    const body = result.structuredContent as { action: string; checklist: { id: string }[] }
+    expect(body.action).toBe('dns')
+    expect(body.checklist.map((g) => g.id).sort()).toEqual(expected)
+  })
 
   /** An in-band refusal: a tool error naming the problem, with a fresh challenge and no receipt. */
   function expectRefusedInBand(result: Awaited<ReturnType<Client['callTool']>>, problem: string) {
