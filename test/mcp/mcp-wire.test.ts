@@ -166,7 +166,8 @@ describe('MCP 2025-era requests on the wire', () => {
       await legacyCall(paying, { 'mcp-method': 'tools/call', 'mcp-name': 'fde_lessons_full' })
     ).json()) as RpcAnswer
     expect(paid.result?.isError).toBeUndefined()
-    expect((paid.result?._meta as Record<string, unknown>)['org.paymentauth/receipt']).toBeDefined()
+    const paidMeta = (paid.result?._meta ?? {}) as Record<string, unknown>
+    expect(paidMeta['org.paymentauth/receipt']).toBeDefined()
   })
 })
 
