@@ -9,10 +9,14 @@ export default defineConfig({
         test: { name: 'build', include: ['test/build/**/*.test.ts'], testTimeout: 120_000 },
       },
       {
+        // Pure functions of the Workers (address prefixes, body caps, refund verdicts), in Node.
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'] },
+      },
+      {
         test: {
           name: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/workers/**', 'test/build/**'],
+          exclude: ['test/workers/**', 'test/build/**', 'test/unit/**'],
           globalSetup: ['test/setup/service.ts'],
           // Generous on purpose: a volume test (1,000 submissions) must finish, however busy the
           // machine; how fast it finishes is the benchmark's business, not a test's.

@@ -5,6 +5,7 @@
 import * as z from 'zod'
 import type { ServiceUrls } from '../schema/config.js'
 import { BUNDLES } from '../schema/datasets.js'
+import { ANSWER_REPLAY_HOURS, IDEMPOTENCY_KEY_RULE, MONEY_BACK_POLICY } from '../schema/money-back.js'
 import { JWKS_PATH, RECEIPT_CLAIMS, RECEIPT_POLICY } from '../schema/receipt-claims.js'
 import { type AnswerRoute, RESPONSES, responseComponents } from '../schema/responses.js'
 import { PRICE, ROUTES, type Route, SERVICE_VERSION, WARN_FEED_RETIRED_ON } from '../schema/routes.js'
@@ -95,6 +96,10 @@ function operation(route: Route) {
   }
   if (route.access === 'paid') {
     op['x-payment-info'] = { offers: [paymentOffer(route)] }
+    op.parameters = [
+      ...((op.parameters as unknown[]) ?? []),
+      { $ref: '#/components/parameters/Idempotency-Key' },
+    ]
     responses['200'] = {
       ...(responses['200'] as object),
       headers: {
@@ -105,10 +110,14 @@ function operation(route: Route) {
         },
       },
     }
+    responses['400'] = problem('A malformed parameter or Idempotency-Key; nothing is claimed or charged')
     responses['402'] = {
-      ...json('Payment required: pay the challenge in WWW-Authenticate and repeat the call', {
-        $ref: '#/components/schemas/Problem',
-      }),
+      ...json(
+        'Payment required: pay the challenge in WWW-Authenticate and repeat the call (payment-refunded: this credential was charged, never delivered, and refunded)',
+        {
+          $ref: '#/components/schemas/Problem',
+        },
+      ),
       headers: { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } },
     }
     responses['429'] = problem(
@@ -164,7 +173,7 @@ export function openapi(urls: ServiceUrls) {
     info: {
       title: 'Rules and Pricing-Index Service',
       version: SERVICE_VERSION,
-      description: `Engineering-practice rules traced to real incidents, and an index of published AI product prices. Paid operations cost ${PRICE.display} per call through the HTTP "Payment" authentication scheme (intent charge, method stripe); no account, no key. ${RECEIPT_POLICY}\n\n${VERSION_POLICY_TITLE}: ${versionPolicyText()}`,
+      description: `Engineering-practice rules traced to real incidents, and an index of published AI product prices. Paid operations cost ${PRICE.display} per call through the HTTP "Payment" authentication scheme (intent charge, method stripe); no account, no key. ${RECEIPT_POLICY} ${MONEY_BACK_POLICY}\n\n${VERSION_POLICY_TITLE}: ${versionPolicyText()}`,
       'x-version-policy': {
         breakingChange: 'new path prefix and new major version; the old prefix keeps answering',
         deprecationNoticeDays: DEPRECATION_NOTICE_DAYS,
@@ -183,6 +192,15 @@ export function openapi(urls: ServiceUrls) {
     },
     paths,
     components: {
+      parameters: {
+        'Idempotency-Key': {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: `Optional on paid calls: repeated with the same credential and key within ${ANSWER_REPLAY_HOURS} hours, the request gets its original answer again (same bytes, Content-Digest and Payment-Receipt), with no second charge.`,
+          schema: { type: 'string', description: IDEMPOTENCY_KEY_RULE, maxLength: 257 },
+        },
+      },
       securitySchemes: {
         payment: {
           type: 'http',

@@ -37,5 +37,5 @@ export const JWKS_PATH = '/.well-known/jwks.json'
 /** How long a retired signing key stays in the key set, so receipts signed with it still verify. */
 export const RETIRED_KEY_DAYS = 400
 
-/** What a receipt proves and what to do when an answer fails after settlement: one text, every document. */
-export const RECEIPT_POLICY = `Every paid answer carries a receipt with a signed JWS (EdDSA; keys at ${JWKS_PATH}, retired keys kept ${RETIRED_KEY_DAYS} days) binding the payment (challengeId, PaymentIntent reference, amount, currency), the resource bought and the SHA-256 digest of the exact bytes delivered. If an answer is lost or broken after settlement, the same credential is never charged again: sent again, it is refused with a 402 naming the original PaymentIntent; send that receipt or the PaymentIntent id to the contact address for a refund or a re-send.`
+/** What a receipt proves: one text, every document. */
+export const RECEIPT_POLICY = `Every paid answer carries a receipt with a signed JWS (EdDSA; keys at ${JWKS_PATH}, retired keys kept ${RETIRED_KEY_DAYS} days) binding the payment (challengeId, PaymentIntent reference, amount, currency), the resource bought and the SHA-256 digest of the exact bytes delivered (over MCP, of the JCS form of the result's content and structuredContent).`

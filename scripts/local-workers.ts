@@ -93,7 +93,7 @@ export async function startLocalWorkers(options: LocalWorkersOptions): Promise<R
       // No network look-up of Cloudflare's request metadata: a placeholder `cf` object is enough.
       cf: false,
       enableDevRegistry: false,
-      // /cdn-cgi/handler/scheduled fires the Cron Trigger locally (the reconciler), as wrangler dev's
+      // /cdn-cgi/local/scheduled fires the Cron Trigger locally (the reconciler), as wrangler dev's
       // --test-scheduled does; `?time=<ms>` sets its clock.
       unsafeTriggerHandlers: true,
       unsafeHandleRuntimeRestart: options.onRuntimeCrash,

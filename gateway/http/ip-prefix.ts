@@ -9,7 +9,7 @@ export function ipPrefix(address: string, v4Bits: number, v6Bits: number): strin
   if (v4) return `${v4.slice(0, v4Bits / 8).join('.')}/${v4Bits}`
   const v6 = ipv6Hextets(address)
   if (!v6) return null
-  const mapped = v6.slice(0, 6).join(':') === '0:0:0:0:0:ffff'
+  const mapped = v6.slice(0, 5).every((h) => h === 0) && v6[5] === 0xffff
   if (mapped) {
     const octets = [v6[6] ?? 0, v6[7] ?? 0].flatMap((h) => [h >> 8, h & 0xff])
     return `${octets.slice(0, v4Bits / 8).join('.')}/${v4Bits}`

@@ -1,12 +1,14 @@
 /**
  * The Idempotency-Key a paid request may carry (HTTP header, or `_meta["idempotency-key"]` over
- * MCP): repeated with the same credential within 24 h, the request gets its original answer again.
+ * MCP): repeated with the same credential within ANSWER_REPLAY_HOURS (schema/money-back.ts), the
+ * request gets its original answer again.
  * The IETF draft writes the header as a structured-field string ("…"); a bare value is taken too.
  */
+import { IDEMPOTENCY_KEY_RULE } from '../../schema/money-back.js'
+
+export { IDEMPOTENCY_KEY_RULE }
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key'
 export const IDEMPOTENCY_KEY_META = 'idempotency-key'
-export const IDEMPOTENCY_KEY_RULE =
-  '1 to 255 printable ASCII characters (no spaces, quotes or backslashes), optionally in double quotes'
 
 const KEY = /^[\x21\x23-\x5b\x5d-\x7e]{1,255}$/
 

@@ -30,6 +30,9 @@ import {
   LIST_CLOCK_SKEW_S,
   RECORD_RETENTION_MS,
 } from './retention.js'
+import type { KeptAnswer, SettleResult } from './settlement.js'
+
+export type { KeptAnswer, SettleFailure, SettleResult } from './settlement.js'
 
 export interface SettleInput {
   challengeId: string
@@ -48,44 +51,6 @@ export interface SettleInput {
   idempotencyKey?: string
   /** Seconds this client must wait before a new claim (failed-payment limiter); 0 when it may claim. */
   limitedForS: number
-}
-
-export type SettleFailure =
-  /** Claimed by another credential, or this one was already accepted. */
-  | 'used'
-  /** The challenge had expired when it was first claimed, or a pending payment's window has passed. */
-  | 'expired'
-  /** Definitively refused by the processor; nothing was charged. */
-  | 'declined'
-  /** The intent waits for an extra step (such as 3-D Secure); the same credential may be sent again. */
-  | 'requires_action'
-  /** The outcome is not known yet; the same credential may be sent again and never charges twice. */
-  | 'unavailable'
-  /** A new claim from a client over its failure limit: nothing was claimed or charged. */
-  | 'limited'
-  /** Charged but never delivered, and refunded. */
-  | 'refunded'
-
-export type SettleResult =
-  | {
-      ok: true
-      receipt: Receipt
-      /** A repeat under the Idempotency-Key that was answered: the kept answer, if it was kept. */
-      repeat?: { answer?: KeptAnswer }
-    }
-  | {
-      ok: false
-      reason: SettleFailure
-      detail: string
-      /** The processor refused this card just now (not a stored refusal replayed): counts against the client. */
-      fresh?: boolean
-      retryAfterS?: number
-    }
-
-/** The answer a paid request was given, kept for a repeat under the same Idempotency-Key. */
-export interface KeptAnswer {
-  body: string
-  headers: Record<string, string>
 }
 
 /** Storage values stay well under the Durable Object value limit: a large answer is kept in parts. */

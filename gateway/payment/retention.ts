@@ -4,8 +4,9 @@
  * back RECONCILE_LOOKBACK_MS, which covers that window plus its own schedule; a record is kept
  * RECORD_RETENTION_MS, longer than both, so every intent the reconciler sees still has its record.
  */
-import type { SettleResult } from './ledger.js'
+
 import type { Receipt } from './receipt.js'
+import type { SettleResult } from './settlement.js'
 
 const HOUR_MS = 60 * 60 * 1000
 

@@ -1,0 +1,18 @@
+/**
+ * What a buyer is promised about its money, in numbers and in one text that every document
+ * renders (llms.txt, openapi.json, README points here). The gateway's ledger and reconciler take
+ * their times from here, and a test checks the Cron Trigger in gateway/wrangler.jsonc against it.
+ */
+
+/** A charged payment whose answer has not gone out can still be collected this long after its challenge expired. */
+export const DELIVERY_WINDOW_HOURS = 24
+/** A paid request repeated with its credential and Idempotency-Key gets its answer again for this long. */
+export const ANSWER_REPLAY_HOURS = 24
+/** How often the reconciler looks for charges to refund. */
+export const RECONCILE_EVERY_MINUTES = 15
+
+/** The Idempotency-Key rule, as the HTTP header and the MCP _meta key take it. */
+export const IDEMPOTENCY_KEY_RULE =
+  '1 to 255 printable ASCII characters (no spaces, quotes or backslashes), optionally in double quotes'
+
+export const MONEY_BACK_POLICY = `A credential is charged at most once and only for an answer it receives. Whether a payment was charged is read from the processor's consistent records (never from its lagging search); until that is known the answer is 503 with Retry-After, and the same credential sent again is settled, never charged twice. To get a lost answer again, send the paid request with an Idempotency-Key (HTTP header; over MCP params._meta["idempotency-key"]; ${IDEMPOTENCY_KEY_RULE}) and repeat it with the same credential and key within ${ANSWER_REPLAY_HOURS} hours: the same bytes, Content-Digest and signed receipt come back, with no second charge. Without the key, the same credential sent again is refused with a 402 naming the original PaymentIntent. A charge whose answer was never delivered and can no longer be (a pending payment not collected within ${DELIVERY_WINDOW_HOURS} hours after its challenge expired, or a charge behind a refusal) is refunded in full automatically; the reconciler runs every ${RECONCILE_EVERY_MINUTES} minutes, and the credential then answers 402 payment-refunded naming the refund.`
