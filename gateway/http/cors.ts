@@ -9,7 +9,8 @@
 
 export const CORS_HEADERS: Record<string, string> = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'WWW-Authenticate, Payment-Receipt, Retry-After, ETag',
+  'access-control-expose-headers':
+    'WWW-Authenticate, Payment-Receipt, Retry-After, ETag, Content-Digest, Deprecation, Sunset, Link',
 }
 
 /** Paths no browser page may call across origins. */

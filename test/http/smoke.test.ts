@@ -64,5 +64,8 @@ describe('retired paths', () => {
       const body = (await r.json()) as { replacement: { csv: string } }
       expect(r.headers.get('link')).toContain(`<${body.replacement.csv}>; rel="successor-version"`)
       expect(r.headers.get('link')).toMatch(/<[^>]+\/llms\.txt>; rel="deprecation"/)
+      // A browser agent may read them too.
+      const exposed = (r.headers.get('access-control-expose-headers') ?? '').split(/,\s*/)
+      expect(exposed).toEqual(expect.arrayContaining(['Deprecation', 'Sunset', 'Link']))
     })
 })
