@@ -11,23 +11,7 @@ import { LOCAL_URLS } from '../../schema/config.js'
 import type { BundleManifest, PricingBundle } from '../../schema/datasets.js'
 import { COVERAGE_GOAL, methodStatement } from '../../schema/pricing-index.js'
 import { INDEX_CATEGORIES } from '../../schema/vocabulary.js'
-import { buildFailure, copyOfContent, tempDir } from '../support/content-copy.js'
-
-type Row = Record<string, unknown>
-
-/** Build a copy of the content with the first row `pick` accepts rewritten by `edit`; the error text. */
-async function buildWithRow(pick: (row: Row) => boolean, edit: (row: Row) => void) {
-  const dir = await copyOfContent()
-  for (const file of await readdir(join(dir, 'pricing/rows'))) {
-    const path = join(dir, 'pricing/rows', file)
-    const row = parse(await readFile(path, 'utf8')) as Row
-    if (!pick(row)) continue
-    edit(row)
-    await writeFile(path, stringify(row))
-    return { file, message: await buildFailure(dir) }
-  }
-  throw new Error('no row fits this case')
-}
+import { buildFailure, buildWithRow, copyOfContent, type Row, tempDir } from '../support/content-copy.js'
 
 const isUnitPriced = (r: Row) => r.unit_price_usd !== null && r.pricing_model !== 'per-seat'
 

@@ -14,9 +14,7 @@ import { LOCAL_URLS } from '../../schema/config.js'
 import { PricingRow } from '../../schema/content.js'
 import type { BundleManifest, PricingBundle } from '../../schema/datasets.js'
 import { methodStatement } from '../../schema/pricing-index.js'
-import { buildFailure, copyOfContent, tempDir } from '../support/content-copy.js'
-
-type Row = Record<string, unknown>
+import { buildFailure, buildWithRow, copyOfContent, type Row, tempDir } from '../support/content-copy.js'
 
 /** A sample row whose price is null, built here (never read from content/). */
 function nullRow(overrides: Row): PricingRow {
@@ -39,20 +37,6 @@ function nullRow(overrides: Row): PricingRow {
     newest_because: 'The only version of the sample page.',
     ...overrides,
   })
-}
-
-/** Build a copy of the content with the first row `pick` accepts rewritten by `edit`; the report. */
-async function buildWithRow(pick: (row: Row) => boolean, edit: (row: Row) => void) {
-  const dir = await copyOfContent()
-  for (const file of await readdir(join(dir, 'pricing/rows'))) {
-    const path = join(dir, 'pricing/rows', file)
-    const row = parse(await readFile(path, 'utf8')) as Row
-    if (!pick(row)) continue
-    edit(row)
-    await writeFile(path, stringify(row))
-    return { file, message: await buildFailure(dir) }
-  }
-  throw new Error('no row fits this case')
 }
 
 const notRead = (r: Row) => r.null_reason === 'pricing-page-not-read'

@@ -13,6 +13,7 @@ import {
   challengeFrom,
   decodeReceipt,
   get,
+  legacyToolCall,
   processorLedger,
   token,
 } from '../support/service.js'
@@ -78,21 +79,12 @@ describe('a lost answer, asked for again', () => {
   })
 
   it('behavior: over MCP, a repeat with the same credential and _meta idempotency-key gets the same result and receipt', async () => {
-    const call = (meta?: Record<string, unknown>) =>
-      fetch(`${base()}/mcp`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2025-11-25',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 3,
-          method: 'tools/call',
-          params: { name: 'fde_playbook', arguments: {}, ...(meta ? { _meta: meta } : {}) },
-        }),
-      }).then(async (r) => (await r.json()) as { result: Record<string, unknown> })
+    const call = async (meta?: Record<string, unknown>) =>
+      (await (
+        await legacyToolCall({ name: 'fde_playbook', arguments: {}, ...(meta ? { _meta: meta } : {}) })
+      ).json()) as {
+        result: Record<string, unknown>
+      }
     const unpaid = await call()
     const required = (unpaid.result._meta as Record<string, { challenges: unknown[] }>)[
       'org.paymentauth/payment-required'

@@ -6,7 +6,7 @@
 import { Agent } from 'undici'
 import { describe, expect, it } from 'vitest'
 import { MCP_PROTOCOL_VERSIONS, MCP_TOOLS } from '../../schema/mcp-tools.js'
-import { base, get, processorLedger, token } from '../support/service.js'
+import { base, get, legacyToolCall, processorLedger, token } from '../support/service.js'
 
 const [MODERN] = MCP_PROTOCOL_VERSIONS
 
@@ -129,22 +129,9 @@ describe('MCP 2026-07-28 on the wire', () => {
 })
 
 describe('MCP 2025-era requests on the wire', () => {
-  /** A 2025-era tools/call (no envelope), with the given Mcp-* headers. */
-  const legacyCall = (params: Record<string, unknown>, headers: Record<string, string> = {}) =>
-    fetch(`${base()}/mcp`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2025-11-25',
-        ...headers,
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params }),
-    })
-
   it('error: Mcp-Method or Mcp-Name headers that contradict the body are refused before anything settles', async () => {
     const call = { name: 'fde_lessons_full', arguments: { topic: 'dns' } }
-    const unpaid = (await (await legacyCall(call)).json()) as RpcAnswer
+    const unpaid = (await (await legacyToolCall(call)).json()) as RpcAnswer
     const meta = unpaid.result?._meta as Record<string, { challenges: unknown[] }>
     const challenge = meta['org.paymentauth/payment-required']?.challenges[0]
     const paying = {
@@ -156,14 +143,14 @@ describe('MCP 2025-era requests on the wire', () => {
       { 'mcp-method': 'tools/list' } as Record<string, string>,
       { 'mcp-method': 'tools/call', 'mcp-name': 'fde_catalogue' },
     ]) {
-      const r = await legacyCall(paying, headers)
+      const r = await legacyToolCall(paying, headers)
       expect(r.status, JSON.stringify(headers)).toBe(400)
       expect(((await r.json()) as RpcAnswer).error?.code).toBe(-32600)
     }
     expect((await processorLedger()).calls).toBe(callsBefore)
     // Nothing was claimed: the same credential, with agreeing headers, pays and is answered.
     const paid = (await (
-      await legacyCall(paying, { 'mcp-method': 'tools/call', 'mcp-name': 'fde_lessons_full' })
+      await legacyToolCall(paying, { 'mcp-method': 'tools/call', 'mcp-name': 'fde_lessons_full' })
     ).json()) as RpcAnswer
     expect(paid.result?.isError).toBeUndefined()
     const paidMeta = (paid.result?._meta ?? {}) as Record<string, unknown>

@@ -2,10 +2,11 @@
  * Throwaway folders for build tests: a copy of the real content to break, somewhere to build into,
  * and the report of a build that must fail. Removed after the test file that made them.
  */
-import { cp, mkdtemp, rm } from 'node:fs/promises'
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect } from 'vitest'
+import { parse, stringify } from 'yaml'
 import { build } from '../../build/index.js'
 import { BuildFailed } from '../../build/issues.js'
 import { LOCAL_URLS } from '../../schema/config.js'
@@ -33,4 +34,20 @@ export async function buildFailure(contentDir: string): Promise<string> {
   )
   expect(error).toBeInstanceOf(BuildFailed)
   return (error as BuildFailed).message
+}
+
+export type Row = Record<string, unknown>
+
+/** Builds a copy of the content with the first pricing row `pick` accepts rewritten by `edit`; the report. */
+export async function buildWithRow(pick: (row: Row) => boolean, edit: (row: Row) => void) {
+  const dir = await copyOfContent()
+  for (const file of await readdir(join(dir, 'pricing/rows'))) {
+    const path = join(dir, 'pricing/rows', file)
+    const row = parse(await readFile(path, 'utf8')) as Row
+    if (!pick(row)) continue
+    edit(row)
+    await writeFile(path, stringify(row))
+    return { file, message: await buildFailure(dir) }
+  }
+  throw new Error('no row fits this case')
 }

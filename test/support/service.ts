@@ -66,3 +66,17 @@ export const PAID_PATHS = [
   '/v1/pricing?category=voice-agent',
   '/v1/pricing/changes?since=2026-01-01',
 ]
+
+/** A 2025-era MCP tools/call on the wire (no envelope, no SDK), with extra headers. */
+export function legacyToolCall(params: Record<string, unknown>, headers: Record<string, string> = {}) {
+  return fetch(`${base()}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+      ...headers,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params }),
+  })
+}
