@@ -15,6 +15,7 @@ import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
+import { convertV4MiniflareOptions, Log, LogLevel, Miniflare } from 'miniflare'
 import { Challenge, Credential } from 'mppx'
 import { Pool } from 'undici'
 import { parse, stringify } from 'yaml'
@@ -163,6 +164,38 @@ async function nodeHttpCeiling(body: string): Promise<number> {
   let rps = 0
   for (let round = 0; round < 3; round++) rps += (await load('/agents.json', {}, 3, 16, base)).rps / 3
   await new Promise((resolve) => server.close(resolve))
+  return rps
+}
+
+/** Requests/s of a one-line Worker in Miniflare, optionally with an assets directory in front. */
+async function trivialWorkerRps(assetsDirectory: string | undefined): Promise<number> {
+  const miniflare = new Miniflare(
+    convertV4MiniflareOptions({
+      host: '127.0.0.1',
+      port: 0,
+      modules: true,
+      compatibilityDate: '2026-08-01',
+      script: 'export default { fetch() { return new Response("hello") } }',
+      ...(assetsDirectory
+        ? {
+            assets: {
+              directory: assetsDirectory,
+              binding: 'ASSETS',
+              routerConfig: { has_user_worker: true },
+            },
+          }
+        : {}),
+      cf: false,
+      log: new Log(LogLevel.WARN),
+      logRequests: false,
+      enableDevRegistry: false,
+      telemetry: { enabled: false },
+    } as Parameters<typeof convertV4MiniflareOptions>[0]),
+  )
+  const base = (await miniflare.ready).origin
+  let rps = 0
+  for (let round = 0; round < 3; round++) rps += (await load('/trivial', {}, 3, 16, base)).rps / 3
+  await miniflare.dispose()
   return rps
 }
 
@@ -390,7 +423,7 @@ async function main() {
       )
     say()
     say(
-      'CPU includes the local dev proxy workerd in front of the Worker (the same for every row) and grows with the bytes sent (the local proxy compresses), so compare rows of similar size: the free preview with the one-topic paid call. Paid rows exclude the processor (a separate process) and the unpaid 402 that precedes them.',
+      "CPU includes Miniflare's entry worker and the static-assets router and asset worker in front of the Worker (the same for every row) and grows with the bytes sent, so compare rows of similar size: the free preview with the one-topic paid call. Paid rows exclude the processor (a separate process) and the unpaid 402 that precedes them.",
     )
 
     // (b) load
@@ -441,6 +474,16 @@ async function main() {
       )
     say(
       `| node:http answering the same /agents.json bytes (the local ceiling) | ${bodies[0]?.length} | ${fmt(ceiling, 0)} | ${fmt(ceiling / (sums[0]?.rps ?? 1))} | 1.00 |`,
+    )
+    // Where the local cost is: the same trivial Worker in the same Miniflare, with and without an
+    // assets directory (the static-assets router and asset worker then sit in front of every request).
+    const bare = await trivialWorkerRps(undefined)
+    const withAssets = await trivialWorkerRps(join(stateDir, 'public'))
+    say(
+      `| a trivial Worker (one-line fetch), no assets, same Miniflare | 5 | ${fmt(bare, 0)} | ${fmt(bare / (sums[0]?.rps ?? 1))} | ${fmt(bare / ceiling)} |`,
+    )
+    say(
+      `| the same trivial Worker with this service's assets directory (its own route) | 5 | ${fmt(withAssets, 0)} | ${fmt(withAssets / (sums[0]?.rps ?? 1))} | ${fmt(withAssets / ceiling)} |`,
     )
     say()
     say('Every route in turn (5 s each):')
