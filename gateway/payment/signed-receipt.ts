@@ -39,12 +39,13 @@ export async function signedReceipt(
   receipt: Receipt,
   resource: string,
   body: string,
-  now = Date.now(),
 ): Promise<{ receipt: Receipt; digest: string }> {
   const digest = await contentDigest(body)
+  // Issued when the payment settled, not when this copy was signed: Ed25519 is deterministic, so the
+  // same answer to the same payment always carries the same receipt (a re-sent answer is identical).
   const jws = await signReceipt(await signingKey(keys), {
     iss: keys.issuer,
-    iat: Math.floor(now / 1000),
+    iat: Math.floor(Date.parse(receipt.timestamp) / 1000),
     challengeId: receipt.challengeId,
     reference: receipt.reference,
     method: receipt.method,
