@@ -27,7 +27,10 @@ export interface LocalWorkersOptions {
   /** Where D1 and Durable Object state is kept, and the Worker bundles are written. */
   stateDir: string
   verbose?: boolean
-  /** workerd exited on its own (Miniflare restarts it; the caller decides what that means). */
+  /**
+   * workerd exited on its own (Miniflare restarts it; the caller decides what that means). Called
+   * when Miniflare reports the crash and again once workerd is back: repeats are the caller's to ignore.
+   */
   onRuntimeCrash?: () => void
 }
 
@@ -77,6 +80,25 @@ async function workerOptions(worker: LocalWorker, stateDir: string): Promise<V4W
   } as V4WorkerOptions
 }
 
+/**
+ * Miniflare's log, watched for its report that workerd crashed: that report comes first, before
+ * Miniflare restarts workerd and before anything still talking to the old one fails, so the caller
+ * hears of the crash while it can still stop cleanly.
+ */
+class RuntimeLog extends Log {
+  constructor(
+    level: LogLevel,
+    private readonly onCrash: (() => void) | undefined,
+  ) {
+    super(level)
+  }
+
+  override warn(message: string): void {
+    super.warn(message)
+    if (message.includes('Workers runtime crashed')) this.onCrash?.()
+  }
+}
+
 export async function startLocalWorkers(options: LocalWorkersOptions): Promise<RunningWorkers> {
   const { port, host = '127.0.0.1', stateDir } = options
   await mkdir(join(stateDir, 'bundles'), { recursive: true })
@@ -86,7 +108,7 @@ export async function startLocalWorkers(options: LocalWorkersOptions): Promise<R
       host,
       port,
       resourcePersistencePath: resolve(stateDir, 'v3'),
-      log: new Log(options.verbose ? LogLevel.INFO : LogLevel.WARN),
+      log: new RuntimeLog(options.verbose ? LogLevel.INFO : LogLevel.WARN, options.onRuntimeCrash),
       // The service counts every request itself (/v1/stats); Miniflare's request log is noise here.
       logRequests: false,
       telemetry: { enabled: false },
@@ -96,6 +118,7 @@ export async function startLocalWorkers(options: LocalWorkersOptions): Promise<R
       // /cdn-cgi/local/scheduled fires the Cron Trigger locally (the reconciler), as wrangler dev's
       // --test-scheduled does; `?time=<ms>` sets its clock.
       unsafeTriggerHandlers: true,
+      // A second report of the same crash, once workerd is back (the caller ignores repeats).
       unsafeHandleRuntimeRestart: options.onRuntimeCrash,
       workers,
     }),
