@@ -12,11 +12,12 @@ import { type Binding, opaqueBinds, opaqueFor } from './binding.js'
 import type { Challenge } from './challenge.js'
 import { challengeId, sameId } from './challenge-id.js'
 import type { Credential } from './credential.js'
-import type { KeptAnswer, PaymentLedger, SettleResult } from './ledger.js'
+import type { PaymentLedger } from './ledger.js'
 import type { OrphanOutcome } from './orphans.js'
 import { type Refusal, refusal } from './problems.js'
 import type { ProcessorConfig } from './processor.js'
 import type { Receipt } from './receipt.js'
+import type { KeptAnswer, SettleResult } from './settlement.js'
 import type { ReceiptKeys } from './signed-receipt.js'
 
 export interface PaymentConfig {

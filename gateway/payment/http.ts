@@ -19,9 +19,9 @@ import {
 import { clientKey } from './client-key.js'
 import { MalformedCredential, parseAuthorization } from './credential.js'
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_RULE, parseIdempotencyKey } from './idempotency-key.js'
-import type { KeptAnswer } from './ledger.js'
 import { problemBody, type Refusal, refusal } from './problems.js'
 import type { Receipt } from './receipt.js'
+import type { KeptAnswer } from './settlement.js'
 
 export function ledgerOf(env: Env): Ledger {
   const of = (id: string) => env.LEDGER.get(env.LEDGER.idFromName(id))

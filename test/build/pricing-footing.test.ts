@@ -1,17 +1,10 @@
-/**
- * One footing per unit (FORMAT.md): the build refuses each kind of break, on a copy of the real
- * content with one row rewritten; and the three counts are derived from the rows everywhere.
- */
-import { readdir, readFile, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { parse, stringify } from 'yaml'
 import { build } from '../../build/index.js'
 import { LOCAL_URLS } from '../../schema/config.js'
 import type { BundleManifest, PricingBundle } from '../../schema/datasets.js'
 import { COVERAGE_GOAL, methodStatement } from '../../schema/pricing-index.js'
 import { INDEX_CATEGORIES } from '../../schema/vocabulary.js'
-import { buildFailure, buildWithRow, copyOfContent, type Row, tempDir } from '../support/content-copy.js'
+import { buildWithRow, type Row, tempDir } from '../support/content-copy.js'
 
 const isUnitPriced = (r: Row) => r.unit_price_usd !== null && r.pricing_model !== 'per-seat'
 

@@ -1,20 +1,11 @@
-/**
- * Two nulls (FORMAT.md): "publishes no price" and a sales gate are findings only on the vendor's
- * pricing page; a pricing page not read is its own status. The build refuses each way of claiming
- * an absence or a gate from another page (on a copy of the real content with one row rewritten),
- * and every surface states the same three-part counts, derived from the rows.
- */
-import { readdir, readFile, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { parse, stringify } from 'yaml'
 import { build } from '../../build/index.js'
 import { sourceBreaks } from '../../build/pricing-sources.js'
 import { LOCAL_URLS } from '../../schema/config.js'
 import { PricingRow } from '../../schema/content.js'
 import type { BundleManifest, PricingBundle } from '../../schema/datasets.js'
 import { methodStatement } from '../../schema/pricing-index.js'
-import { buildFailure, buildWithRow, copyOfContent, type Row, tempDir } from '../support/content-copy.js'
+import { buildWithRow, type Row, tempDir } from '../support/content-copy.js'
 
 /** A sample row whose price is null, built here (never read from content/). */
 function nullRow(overrides: Row): PricingRow {
