@@ -6,8 +6,6 @@
  */
 import { execFile } from 'node:child_process'
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -19,6 +17,7 @@ import { findQuote } from '../../build/reread.js'
 import { LOCAL_URLS } from '../../schema/config.js'
 import { PricingRow } from '../../schema/content.js'
 import { copyOfContent, tempDir } from '../support/content-copy.js'
+import { startVendorPages, type VendorPages } from '../support/vendor-pages.js'
 
 const run = promisify(execFile)
 const TODAY = '2026-11-24'
@@ -70,21 +69,18 @@ About 10x the usage of Pro.
   '/nothing': { type: 'text/html', body: '<html><body><p>Hello.</p></body></html>' },
 }
 
-let server: Server
+let pages: VendorPages
 let origin = ''
-const userAgents: string[] = []
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    userAgents.push(String(req.headers['user-agent']))
+  pages = await startVendorPages((req, res) => {
     const page = PAGES[req.url ?? '']
     res.writeHead(page ? 200 : 404, { 'content-type': page?.type ?? 'text/html' })
     res.end(page?.body ?? 'Not found')
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  origin = pages.origin
 })
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+afterAll(() => pages.close())
 
 function draftOf(path: string, id?: string) {
   const page = PAGES[path] as Fixture
@@ -282,7 +278,7 @@ newest_because: The only version.
     }[]
     expect(fixes.find((c) => c.field === 'entry_usd_month')).toMatchObject({ from: 19, to: 29 })
     expect(fixes.find((c) => c.field === 'sales_gated')).toMatchObject({ from: 'false', to: 'true' })
-    const ua = userAgents.at(-1) ?? ''
+    const ua = pages.userAgents.at(-1) ?? ''
     expect(ua).toMatch(/^RulesPricingIndex-collect\//)
     expect(ua).toContain('contact editors@vendor-test.invalid')
   })

@@ -3,8 +3,6 @@
  * extra white space), one changed it, one is gone; and a closed port is unreachable. Sample rows
  * are built here, never read from content/.
  */
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   htmlToText,
@@ -17,6 +15,7 @@ import {
   userAgent,
 } from '../../build/reread.js'
 import { PricingRow } from '../../schema/content.js'
+import { startVendorPages, type VendorPages } from '../support/vendor-pages.js'
 
 const TODAY = '2026-12-01'
 
@@ -59,13 +58,11 @@ const PAGES: Record<string, string> = {
 <table><tr><td>Helper Bot</td><td>$3.50 per conversation</td></tr></table></body></html>`,
 }
 
-let server: Server
+let pages: VendorPages
 let origin = ''
-const userAgents: string[] = []
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    userAgents.push(String(req.headers['user-agent']))
+  pages = await startVendorPages((req, res) => {
     if (req.url === '/moved') {
       res.writeHead(302, { location: '/pricing/kept?plan=pro' })
       res.end()
@@ -75,11 +72,10 @@ beforeAll(async () => {
     res.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' })
     res.end(page ?? '<h1>Not found</h1>')
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  origin = pages.origin
 })
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+afterAll(() => pages.close())
 
 describe('re-read', () => {
   it('sorts rows into kept, changed and dropped, and reports each', async () => {
@@ -111,8 +107,8 @@ describe('re-read', () => {
     // The new price is offered as a hint only.
     expect(byId['changed-row']?.hints.join(' ')).toContain('$3.50 per conversation')
     expect(byId['dropped-row']).toMatchObject({ status: 'dropped', http_status: 404 })
-    expect(userAgents.every((ua) => ua === userAgent('editors@example.org'))).toBe(true)
-    expect(userAgents[0]).toContain('editors@example.org')
+    expect(pages.userAgents.every((ua) => ua === userAgent('editors@example.org'))).toBe(true)
+    expect(pages.userAgents[0]).toContain('editors@example.org')
 
     const report = renderReport(results, { date: TODAY, origin })
     expect(report).toContain('3 rows: 1 kept, 1 changed, 1 dropped, 0 unreachable.')
@@ -164,11 +160,9 @@ describe('re-read', () => {
 
   it('calls a closed port unreachable', async () => {
     // A port that was free a moment ago and has nothing listening now.
-    const probe = createServer()
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-    const port = (probe.address() as AddressInfo).port
-    await new Promise<void>((resolve) => probe.close(() => resolve()))
-    const fetcher = undiciFetcher({ origin: `http://127.0.0.1:${port}`, timeoutMs: 2_000 })
+    const closed = await startVendorPages((_req, res) => res.end())
+    await closed.close()
+    const fetcher = undiciFetcher({ origin: closed.origin, timeoutMs: 2_000 })
     const result = await rereadRow(kept, fetcher, { today: TODAY })
     await fetcher.close()
     expect(result).toMatchObject({ status: 'unreachable', http_status: null, correction: null })
