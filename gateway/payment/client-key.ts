@@ -13,9 +13,7 @@ const WORKERS_EGRESS = canonicalAddress(WORKERS_EGRESS_ADDRESS)
 
 export function clientKey(connectingIp: string | null, cfWorker: string | null): string {
   const address = connectingIp?.trim() ?? ''
-  const canonical = canonicalAddress(address)
-  if (!canonical) return 'unknown'
   const zone = cfWorker?.trim().toLowerCase()
-  if (canonical === WORKERS_EGRESS && zone) return `worker:${zone}`
-  return address.includes(':') && !canonical.includes('.') ? (ipPrefix(address, 32, 64) as string) : canonical
+  if (zone && canonicalAddress(address) === WORKERS_EGRESS) return `worker:${zone}`
+  return ipPrefix(address, 32, 64) ?? 'unknown'
 }

@@ -22,21 +22,21 @@ export function limitPerMinute(configured: string | undefined): number {
   return Number.isInteger(n) && n > 0 ? n : DEFAULT_LIMIT_PER_MINUTE
 }
 
-export function clientKey(request: Request): string {
+/** The client's network at the given prefix lengths; `local` with no address, the value as given if unparsable. */
+function clientNetwork(request: Request, v4Bits: number, v6Bits: number): string {
   const ip = request.headers.get('cf-connecting-ip')?.trim()
   if (!ip) return 'local'
-  return ipPrefix(ip, 32, 64) ?? ip
+  return ipPrefix(ip, v4Bits, v6Bits) ?? ip
 }
+
+/** Whom the flood limit counts: an IPv4 address or an IPv6 /64. */
+export const clientKey = (request: Request) => clientNetwork(request, 32, 64)
 
 /**
  * Who a submission counts as for the disclosure rule: the client's network (IPv4 /24, IPv6 /48),
  * not its address, so one party with several cheap addresses or /64s counts once.
  */
-export function submitterNetwork(request: Request): string {
-  const ip = request.headers.get('cf-connecting-ip')?.trim()
-  if (!ip) return 'local'
-  return ipPrefix(ip, 24, 48) ?? ip
-}
+export const submitterNetwork = (request: Request) => clientNetwork(request, 24, 48)
 
 /** Counts one attempt; `n = n + 1 RETURNING n` is atomic, so concurrent attempts each count once. */
 export async function takeSubmitSlot(
@@ -60,5 +60,3 @@ export async function takeSubmitSlot(
   if (n <= limit) return { ok: true }
   return { ok: false, retryAfter: Math.max(1, Math.ceil(window + WINDOW_SECONDS - now / 1000)) }
 }
-
-/** The first four groups of an IPv6 address, `::` expanded; anything unparsable is used as given. */
