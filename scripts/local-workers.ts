@@ -56,14 +56,20 @@ async function bundle(main: string, outfile: string): Promise<void> {
   })
 }
 
-async function workerOptions(worker: LocalWorker, stateDir: string): Promise<V4WorkerOptions> {
+type Config = ReturnType<typeof unstable_readConfig>
+
+async function workerOptions(
+  worker: LocalWorker,
+  config: Config,
+  stateDir: string,
+): Promise<V4WorkerOptions> {
   const { workerOptions: options, main } = unstable_getMiniflareWorkerOptions(
-    worker.config,
+    config,
     undefined,
     worker.assetsDirectory ? { overrides: { assets: { directory: resolve(worker.assetsDirectory) } } } : {},
   )
   if (!main) throw new Error(`${worker.config} names no main module`)
-  const name = unstable_readConfig({ config: worker.config }).name ?? 'worker'
+  const name = config.name ?? 'worker'
   const outfile = join(resolve(stateDir), 'bundles', `${name}.js`)
   await bundle(main, outfile)
   // One bundled module: the config's module rules (text, wasm imports) have nothing left to match.
@@ -102,7 +108,11 @@ class RuntimeLog extends Log {
 export async function startLocalWorkers(options: LocalWorkersOptions): Promise<RunningWorkers> {
   const { port, host = '127.0.0.1', stateDir } = options
   await mkdir(join(stateDir, 'bundles'), { recursive: true })
-  const workers = await Promise.all(options.workers.map((w) => workerOptions(w, stateDir)))
+  // Each config is read once: for the Worker's options, its bundle's name and its migrations.
+  const configs = options.workers.map((w) => unstable_readConfig({ config: w.config }))
+  const workers = await Promise.all(
+    options.workers.map((w, i) => workerOptions(w, configs[i] as Config, stateDir)),
+  )
   const miniflare = new Miniflare(
     convertV4MiniflareOptions({
       host,
@@ -124,7 +134,8 @@ export async function startLocalWorkers(options: LocalWorkersOptions): Promise<R
     }),
   )
   const url = (await miniflare.ready).origin
-  for (const worker of options.workers) await applyMigrations(miniflare, worker.config)
+  for (const [i, worker] of options.workers.entries())
+    await applyMigrations(miniflare, worker.config, configs[i] as Config)
   return { url, miniflare, dispose: () => miniflare.dispose() }
 }
 
@@ -132,8 +143,7 @@ export async function startLocalWorkers(options: LocalWorkersOptions): Promise<R
  * Applies a Worker's D1 migrations that have not run yet, in file-name order, recording each in
  * the `d1_migrations` table that `wrangler d1 migrations apply` keeps, so both agree on what ran.
  */
-export async function applyMigrations(miniflare: Miniflare, config: string): Promise<void> {
-  const parsed = unstable_readConfig({ config })
+async function applyMigrations(miniflare: Miniflare, config: string, parsed: Config): Promise<void> {
   for (const db of parsed.d1_databases ?? []) {
     const dir = resolve(config, '..', db.migrations_dir ?? 'migrations')
     const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort()

@@ -161,6 +161,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     ...options.vars,
   }
   let workers: RunningWorkers | undefined
+  // The submissions database as its config names it, read once (the benchmark seeds through it).
+  const submissionsConfig = unstable_readConfig({ config: SUBMISSIONS_CONFIG })
+  const submissionsDb = {
+    worker: submissionsConfig.name,
+    binding: submissionsConfig.d1_databases[0]?.binding ?? 'DB',
+  }
   const startWorkers = async () => {
     workers = await startLocalWorkers({
       port,
@@ -190,9 +196,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     stopWorkers,
     startWorkers,
     submissionsSql: async (sql) => {
-      const name = unstable_readConfig({ config: SUBMISSIONS_CONFIG }).name
-      const db = await workers?.miniflare.getD1Database('DB', name)
-      if (!db) throw new Error('the Workers are not running')
+      if (!workers) throw new Error('the Workers are not running')
+      const db = await workers.miniflare.getD1Database(submissionsDb.binding, submissionsDb.worker)
       await db.prepare(sql).run()
     },
     stop: async () => {
