@@ -210,11 +210,7 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
   }
 
   function newRefund(pi: Intent, params: URLSearchParams): Refund {
-    const metadata: Record<string, string> = {}
-    for (const [k, v] of params) {
-      const m = /^metadata\[(.+)\]$/.exec(k)
-      if (m) metadata[m[1] as string] = v
-    }
+    const metadata = metadataOf(params)
     const refund: Refund = {
       id: `re_standin_${String(next++).padStart(6, '0')}`,
       object: 'refund',
@@ -302,11 +298,7 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
   }
 
   function newIntent(params: URLSearchParams, amount: number, status: string): Intent {
-    const metadata: Record<string, string> = {}
-    for (const [k, v] of params) {
-      const m = /^metadata\[(.+)\]$/.exec(k)
-      if (m) metadata[m[1] as string] = v
-    }
+    const metadata = metadataOf(params)
     const now = Date.now()
     const pi: Intent = {
       id: `pi_standin_${String(next++).padStart(6, '0')}`,
@@ -347,6 +339,16 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
         server.close(() => resolve())
       }),
   }
+}
+
+/** The `metadata[key]=value` form fields of a request, as Stripe stores them on the object. */
+function metadataOf(params: URLSearchParams): Record<string, string> {
+  const metadata: Record<string, string> = {}
+  for (const [k, v] of params) {
+    const m = /^metadata\[(.+)\]$/.exec(k)
+    if (m) metadata[m[1] as string] = v
+  }
+  return metadata
 }
 
 function invalid(message: string, code = 'parameter_invalid'): Answer {
