@@ -178,8 +178,8 @@ export async function retrievePaymentIntent(config: ProcessorConfig, id: string)
   return classifyIntent(answer.json)
 }
 
-/** Intents newest first, created at or after `createdGte` (seconds), one page after `startingAfter`. */
-export async function listPaymentIntents(
+/** One page of intents, newest first, created at or after `createdGte` (seconds), after `startingAfter`. */
+async function listPage(
   config: ProcessorConfig,
   createdGte: number,
   startingAfter?: string,
@@ -191,6 +191,30 @@ export async function listPaymentIntents(
   if (answer.status !== 200 || !Array.isArray(answer.json.data))
     return { unknown: `the processor's list answered ${answer.status}` }
   return { intents: answer.json.data as ListedIntent[], hasMore: answer.json.has_more === true }
+}
+
+/** How a walk through the list ended: read whole, stopped by the visitor, cut at its page limit, or failed. */
+export type ListWalk = { end: 'complete' | 'stopped' | 'truncated' } | { end: 'unknown'; detail: string }
+
+/**
+ * Visits every intent created since `createdGte` (seconds), newest first, through the consistent
+ * list endpoint, reading at most `maxPages` pages of 100; `visit` returns true to stop.
+ */
+export async function walkPaymentIntents(
+  config: ProcessorConfig,
+  createdGte: number,
+  maxPages: number,
+  visit: (intent: ListedIntent) => boolean | Promise<boolean>,
+): Promise<ListWalk> {
+  let after: string | undefined
+  for (let page = 0; page < maxPages; page++) {
+    const listed = await listPage(config, createdGte, after)
+    if ('unknown' in listed) return { end: 'unknown', detail: listed.unknown }
+    for (const intent of listed.intents) if (await visit(intent)) return { end: 'stopped' }
+    if (!listed.hasMore) return { end: 'complete' }
+    after = listed.intents.at(-1)?.id
+  }
+  return { end: 'truncated' }
 }
 
 /** Pages one reconcile may read: 10 000 intents since the first attempt; past that, still unknown. */
@@ -205,16 +229,16 @@ export async function findPaymentIntent(
   challengeId: string,
   createdGte: number,
 ): Promise<ProcessorOutcome | null> {
-  let after: string | undefined
-  for (let page = 0; page < MAX_LIST_PAGES; page++) {
-    const listed = await listPaymentIntents(config, createdGte, after)
-    if ('unknown' in listed) return { kind: 'unknown', detail: listed.unknown }
-    const match = listed.intents.find((pi) => pi.metadata?.challenge_id === challengeId)
-    if (match) return classifyIntent(match)
-    if (!listed.hasMore) return null
-    after = listed.intents.at(-1)?.id
-  }
-  return { kind: 'unknown', detail: 'too many payments to search through; retry later' }
+  let match: ListedIntent | undefined
+  const walk = await walkPaymentIntents(config, createdGte, MAX_LIST_PAGES, (intent) => {
+    if (intent.metadata?.challenge_id === challengeId) match = intent
+    return match !== undefined
+  })
+  if (match) return classifyIntent(match)
+  if (walk.end === 'unknown') return { kind: 'unknown', detail: walk.detail }
+  if (walk.end === 'truncated')
+    return { kind: 'unknown', detail: 'too many payments to search through; retry later' }
+  return null
 }
 
 export type RefundOutcome = { ok: true; id: string } | { ok: false; detail: string }

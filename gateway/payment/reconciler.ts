@@ -7,7 +7,7 @@
  */
 import type { Ledger, PaymentConfig } from './charge.js'
 import type { OrphanOutcome } from './orphans.js'
-import { listPaymentIntents } from './processor.js'
+import { walkPaymentIntents } from './processor.js'
 import { RECONCILE_LOOKBACK_MS } from './retention.js'
 
 /** Pages one run reads (100 intents each); the next run starts over, so nothing is skipped for good. */
@@ -30,21 +30,13 @@ export async function refundOrphans(
     listComplete: false,
   }
   const since = Math.floor((now - RECONCILE_LOOKBACK_MS) / 1000)
-  let after: string | undefined
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const listed = await listPaymentIntents(config.processor, since, after)
-    if ('unknown' in listed) return report
-    for (const intent of listed.intents) {
-      const challengeId = intent.metadata?.challenge_id
-      if (intent.status !== 'succeeded' || intent.metadata?.realm !== config.realm || !challengeId) continue
-      report.examined++
-      report[await ledger.refundIfOrphaned(challengeId, intent.id, now, config.processor)]++
-    }
-    if (!listed.hasMore) {
-      report.listComplete = true
-      return report
-    }
-    after = listed.intents.at(-1)?.id
-  }
+  const walk = await walkPaymentIntents(config.processor, since, MAX_PAGES, async (intent) => {
+    const challengeId = intent.metadata?.challenge_id
+    if (intent.status !== 'succeeded' || intent.metadata?.realm !== config.realm || !challengeId) return false
+    report.examined++
+    report[await ledger.refundIfOrphaned(challengeId, intent.id, now, config.processor)]++
+    return false
+  })
+  report.listComplete = walk.end === 'complete'
   return report
 }
