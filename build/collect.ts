@@ -20,6 +20,10 @@ export interface RawContent {
   thresholds: RawFile | null
   /** The action vocabulary (content/actions.yaml). */
   actions: RawFile | null
+  /** The situation facts (content/facts.yaml). */
+  facts: RawFile | null
+  /** The situations the router is judged on (content/scenarios/). */
+  scenarios: RawFile[]
   rules: RawFile[]
   playbooks: RawFile[]
   gates: RawFile[]
@@ -33,6 +37,8 @@ export async function collect(root: string, issues: BuildIssue[]): Promise<RawCo
     inventory: await readOne(root, 'inventory.yaml', issues),
     thresholds: await readOne(root, 'thresholds.yaml', issues),
     actions: await readOne(root, 'actions.yaml', issues),
+    facts: await readOne(root, 'facts.yaml', issues),
+    scenarios: await readFolder(root, 'scenarios', issues),
     rules: await readFolder(root, 'rules', issues),
     playbooks: await readFolder(root, 'playbooks', issues),
     gates: await readFolder(root, 'gates', issues),

@@ -20,6 +20,8 @@ import {
   Topics,
   type WithThresholds,
 } from '../schema/content.js'
+import { Scenario } from '../schema/scenario.js'
+import { type Fact, Facts } from '../schema/situation.js'
 import { EVIDENCE_LABELS, PHASES } from '../schema/vocabulary.js'
 import { ACTIONS_FILE, actionListBreaks, specThresholdBreaks } from './check-specs.js'
 import type { RawContent, RawFile } from './collect.js'
@@ -30,6 +32,7 @@ import { priceAppearsIn } from './price-in-quote.js'
 import { footingBreaks } from './pricing-footing.js'
 import { sourceBreaks } from './pricing-sources.js'
 import { revertSpecBreaks, revertTextBreaks } from './revert-speed.js'
+import { appliesWhenIssues, FACTS_FILE, factListBreaks, scenarioBreaks } from './situation-checks.js'
 import { checkDefinitions, checkUnused, renderThresholds } from './thresholds.js'
 import { fromZod } from './zod-issues.js'
 
@@ -37,6 +40,10 @@ export interface Content {
   topics: Topic[]
   /** The action vocabulary (content/actions.yaml), in ACTIONS order. */
   actions: ActionEntry[]
+  /** The situation facts (content/facts.yaml). */
+  facts: Fact[]
+  /** The situations the router was judged on (content/scenarios/). */
+  scenarios: Scenario[]
   thresholds: Threshold[]
   rules: WithThresholds<Rule>[]
   playbooks: WithThresholds<Playbook>[]
@@ -75,13 +82,17 @@ export function validate(
   const actions = raw.actions ? (parseOne(raw.actions, Actions, issues) ?? []) : []
   if (raw.actions && actions.length)
     for (const b of actionListBreaks(actions)) issues.push({ file: ACTIONS_FILE, ...b })
+  const facts = raw.facts ? (parseOne(raw.facts, Facts, issues) ?? []) : []
+  if (raw.facts && facts.length)
+    for (const b of factListBreaks(facts)) issues.push({ file: FACTS_FILE, ...b })
+  const scenarios = parseEach(raw.scenarios, Scenario, issues)
   const rules = parseEach(raw.rules, Rule, issues)
   const playbooks = parseEach(raw.playbooks, Playbook, issues)
   const gates = parseEach(raw.gates, Gate, issues)
   const pricingRows = parseEach(raw.pricingRows, PricingRow, issues)
   const corrections = raw.corrections ? (parseOne(raw.corrections, Corrections, issues) ?? []) : []
 
-  for (const kind of [rules, playbooks, gates, pricingRows]) {
+  for (const kind of [rules, playbooks, gates, pricingRows, scenarios]) {
     checkFileNames(kind, issues)
     checkUnique(kind, 'id', issues)
   }
@@ -131,6 +142,7 @@ export function validate(
       return r.value
     })
   checkSpecs(rules, gates, playbooks, defined, issues)
+  checkSituations(rules, gates, scenarios, facts, issues, raw)
   const rendered = { rules: render(rules), playbooks: render(playbooks), gates: render(gates) }
   for (const [kind, items] of [
     ['rule', rules],
@@ -150,6 +162,8 @@ export function validate(
   return {
     topics,
     actions,
+    facts,
+    scenarios: scenarios.map((s) => s.value),
     thresholds,
     ...rendered,
     pricingRows: pricingRows.map((r) => r.value),
@@ -188,6 +202,32 @@ function checkSpecs(
     console.warn(
       `warning: ${slowed.length} sentence(s) slow a revert (becomes a build error once the texts pass; FORMAT.md):\n${slowed.map((b) => `  ${b.file} ${b.field}: ${b.problem}`).join('\n')}`,
     )
+}
+
+/** Each applies_when against the facts, then every scenario against the router (once all parsed). */
+function checkSituations(
+  rules: Parsed<Rule>[],
+  gates: Parsed<Gate>[],
+  scenarios: Parsed<Scenario>[],
+  facts: Fact[],
+  issues: BuildIssue[],
+  raw: RawContent,
+) {
+  for (const { file, value } of rules)
+    issues.push(
+      ...appliesWhenIssues('constraint.check_spec', value.constraint.check_spec, facts).map((b) => ({
+        file,
+        ...b,
+      })),
+    )
+  for (const { file, value } of gates)
+    issues.push(...appliesWhenIssues('check_spec', value.check_spec, facts).map((b) => ({ file, ...b })))
+  // A scenario is judged on the whole content only: a file that failed to parse could be its answer.
+  if (!facts.length || rules.length !== raw.rules.length || gates.length !== raw.gates.length) return
+  const allRules = rules.map((r) => r.value)
+  const allGates = gates.map((g) => g.value)
+  for (const { file, value } of scenarios)
+    issues.push(...scenarioBreaks(value, allGates, allRules, facts).map((b) => ({ file, ...b })))
 }
 
 interface Parsed<T> {

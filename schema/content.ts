@@ -3,6 +3,7 @@
  * pricing row). The build validates every file against these schemas; the gateway serves the result.
  */
 import * as z from 'zod'
+import { AppliesWhen } from './situation.js'
 import { Action, EvidenceLabel, IndexCategory, IsoDate, PhaseSlug, PricingModel } from './vocabulary.js'
 
 const Id = z
@@ -54,34 +55,55 @@ export type CheckInput = z.infer<typeof CheckInput>
  * what it reads, the comparison that passes, the thresholds it uses, and what happens when an
  * input cannot be read. The build also checks `thresholds` against the {{names}} in the text.
  */
-export const CheckSpec = z
-  .strictObject({
-    applies_to: z.array(Action).min(1, 'at least one action from actions.yaml'),
-    inputs: z.array(CheckInput).min(1, 'at least one input'),
-    pass_when: Text,
-    thresholds: z.array(Id),
-    /** The only allowed value: an input that cannot be read stops the action. */
-    on_unreadable: z.literal('fail-closed'),
-    /** A named human role who may approve proceeding anyway; never the agent itself. */
-    exception_approver: Text.refine(
-      (s) => !/\b(agent|agents|itself|automation|bot)\b/i.test(s),
-      'a named human role (e.g. the service owner on call), never the agent or automation',
-    ),
-  })
-  .superRefine((spec, ctx) => {
-    for (const [key, list] of [
-      ['applies_to', spec.applies_to],
-      ['inputs', spec.inputs.map((i) => i.name)],
-      ['thresholds', spec.thresholds],
-    ] as const) {
-      const seen = new Set<string>()
-      list.forEach((v, i) => {
-        if (seen.has(v)) ctx.addIssue({ code: 'custom', path: [key, i], message: `"${v}" is listed twice` })
-        seen.add(v)
-      })
-    }
-  })
+const checkSpecFields = {
+  applies_to: z.array(Action).min(1, 'at least one action from actions.yaml'),
+  /**
+   * When, within those actions, the check is needed: alternatives over the situation's facts
+   * (schema/situation.ts). Absent: every situation of those actions. The build checks each fact.
+   */
+  applies_when: AppliesWhen.optional(),
+  inputs: z.array(CheckInput).min(1, 'at least one input'),
+  pass_when: Text,
+  thresholds: z.array(Id),
+  /** The only allowed value: an input that cannot be read stops the action. */
+  on_unreadable: z.literal('fail-closed'),
+  /** A named human role who may approve proceeding anyway; never the agent itself. */
+  exception_approver: Text.refine(
+    (s) => !/\b(agent|agents|itself|automation|bot)\b/i.test(s),
+    'a named human role (e.g. the service owner on call), never the agent or automation',
+  ),
+}
+
+/** Names listed twice in applies_to, inputs or thresholds. */
+function noRepeats(
+  spec: { applies_to: string[]; inputs: { name: string }[]; thresholds: string[] },
+  ctx: z.RefinementCtx,
+) {
+  for (const [key, list] of [
+    ['applies_to', spec.applies_to],
+    ['inputs', spec.inputs.map((i) => i.name)],
+    ['thresholds', spec.thresholds],
+  ] as const) {
+    const seen = new Set<string>()
+    list.forEach((v, i) => {
+      if (seen.has(v)) ctx.addIssue({ code: 'custom', path: [key, i], message: `"${v}" is listed twice` })
+      seen.add(v)
+    })
+  }
+}
+
+export const CheckSpec = z.strictObject(checkSpecFields).superRefine(noRepeats)
 export type CheckSpec = z.infer<typeof CheckSpec>
+
+/**
+ * A gate's check_spec also says what its failure means, as production-readiness reviews do:
+ * `block` (the change does not go ahead) or `defer` (it may go ahead, the risk owned by the
+ * exception approver).
+ */
+export const GateCheckSpec = z
+  .strictObject({ ...checkSpecFields, on_fail: z.enum(['block', 'defer']) })
+  .superRefine(noRepeats)
+export type GateCheckSpec = z.infer<typeof GateCheckSpec>
 
 /** An implementable constraint on agent behaviour: something checked or obeyed mechanically. */
 export const Constraint = z.strictObject({
@@ -127,7 +149,7 @@ export const Gate = z.strictObject({
   prevents: Text,
   check: Text,
   /** The check in structured form, beside its prose (FORMAT.md, "A check_spec"). */
-  check_spec: CheckSpec,
+  check_spec: GateCheckSpec,
   rules: z.array(Id).default([]),
   /** The write-up of the incident `prevents` names; the build requires it when one is named. */
   source_url: HttpsUrl.optional(),
