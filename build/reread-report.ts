@@ -4,12 +4,16 @@
  */
 import { stringify } from 'yaml'
 import type { RereadResult, RereadStatus } from './reread.js'
+import type { TrackerComparison } from './reread-tracker.js'
+import { type TrackerRelease, trackerSection } from './reread-tracker-report.js'
 
 export interface ReportMeta {
   /** The day of the re-read (YYYY-MM-DD). */
   date: string
   /** Set when source origins were rewritten to a local server (tests, dry runs). */
   origin?: string
+  /** The independent tracker's view of the model-API rows, listed after the first work. */
+  tracker?: { comparisons: readonly TrackerComparison[]; release: TrackerRelease }
 }
 
 const ORDER: RereadStatus[] = ['changed', 'dropped', 'unreachable', 'kept']
@@ -60,6 +64,7 @@ export function renderReport(results: readonly RereadResult[], meta: ReportMeta)
         `| ${cell(r.id)} | ${cell(`${r.product} (${r.vendor})`)} | ${cell(r.page_to_read ?? '')} | ${cell(r.source_url)} |`,
       )
   }
+  if (meta.tracker) out.push('', ...trackerSection(meta.tracker.comparisons, meta.tracker.release))
   for (const status of ORDER) {
     const group = sorted.filter((r) => r.status === status)
     if (group.length === 0) continue

@@ -8,7 +8,8 @@
  *   npm run reread -- --content dir --date YYYY-MM-DD --concurrency 4 --strict
  *
  * --strict exits 2 when any row is not kept (for a scheduled job that should page someone).
- * It never writes under content/: the report proposes corrections; a person makes them.
+ * It never writes under content/: the report proposes corrections; a person makes them. It also
+ * compares the model-API rows with the independent tracker @pydantic/genai-prices (report only).
  */
 import { writeFile } from 'node:fs/promises'
 import { relative, resolve } from 'node:path'
@@ -22,6 +23,8 @@ import {
   undiciFetcher,
 } from '../build/reread.js'
 import { loadPricingRows } from '../build/reread-rows.js'
+import { compareWithTracker } from '../build/reread-tracker.js'
+import { trackerRelease, trackerSummaryLines } from '../build/reread-tracker-report.js'
 import { serviceUrlsFromEnv } from './service-urls.js'
 
 const { values } = parseArgs({
@@ -69,7 +72,10 @@ await Promise.all(
 )
 await fetcher.close()
 
-await writeFile(out, renderReport(results, { date, origin: values.origin }))
+// The independent tracker is read now, from the package installed, and only reported.
+const tracker = { comparisons: compareWithTracker(rows, date), release: await trackerRelease() }
+await writeFile(out, renderReport(results, { date, origin: values.origin, tracker }))
 for (const line of summaryLines(results)) console.log(line)
+for (const line of trackerSummaryLines(tracker.comparisons, tracker.release)) console.log(line)
 console.log(`report: ${relative(process.cwd(), out) || out}`)
 if (values.strict && results.some((r) => r.status !== 'kept')) process.exit(2)
