@@ -36,9 +36,9 @@ export const META_PROBLEM = 'org.paymentauth/problem'
 type PaidOutcome = Extract<Outcome, 'challenged' | 'refused' | 'paid'>
 
 /**
- * A refused credential as a tool result. A 402 carries a fresh challenge; a pending payment (503)
- * or a client over its failure limit (429) carries none, since the same credential is to be sent
- * again (503) or nothing is to be tried for a while (429).
+ * A refused credential as a tool result. A 402 carries a fresh challenge; a pending payment (503),
+ * a client over its failure limit (429) and a settled credential (409) carry none, since the same
+ * credential is to be sent again (503, 429) or must never pay again (409).
  */
 async function refusedResult(
   config: PaymentConfig,
@@ -49,11 +49,18 @@ async function refusedResult(
   const text =
     r.status === 402
       ? `Payment refused (${r.problem}): ${r.detail}. ${tool.name} costs ${PRICE.display}: pay the fresh challenge in _meta["${META_PAYMENT_REQUIRED}"] and call again with _meta["${META_CREDENTIAL}"].`
-      : `Payment not settled (${r.problem}): ${r.detail}. Retry after ${r.retryAfterS ?? 5} s.`
+      : r.retryAfterS === undefined
+        ? `Payment not repeated (${r.problem}): ${r.detail}.`
+        : `Payment not settled (${r.problem}): ${r.detail}. Retry after ${r.retryAfterS} s.`
   const meta =
     r.status === 402
       ? { [META_PAYMENT_REQUIRED]: await paymentRequired(config, binding, tool, r) }
-      : { [META_PROBLEM]: { ...problemBody(r), retryAfterS: r.retryAfterS ?? 5 } }
+      : {
+          [META_PROBLEM]: {
+            ...problemBody(r),
+            ...(r.retryAfterS === undefined ? {} : { retryAfterS: r.retryAfterS }),
+          },
+        }
   return { isError: true, content: [{ type: 'text', text }], _meta: meta }
 }
 

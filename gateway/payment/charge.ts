@@ -169,6 +169,10 @@ export async function verifyAndSettle(
   switch (result.reason) {
     case 'used':
       return refuse('invalid-challenge', result.detail)
+    case 'accepted':
+      return refuse('payment-already-accepted', result.detail, {
+        retryable: result.resendable ? 'same-credential' : false,
+      })
     case 'expired':
       return refuse('payment-expired', result.detail)
     case 'requires_action':
@@ -177,13 +181,13 @@ export async function verifyAndSettle(
       if (result.fresh) await attempts.fail()
       return refuse('verification-failed', result.detail)
     case 'unavailable':
-      return refuse('internal-payment-error', result.detail)
+      return refuse('internal-payment-error', result.detail, optionalRetryAfter(result.retryAfterS))
     case 'refunded':
       return refuse('payment-refunded', result.detail)
     case 'limited':
-      return {
-        ok: false,
-        refusal: { ...refusal('too-many-failed-attempts', result.detail), retryAfterS: result.retryAfterS },
-      }
+      return refuse('too-many-failed-attempts', result.detail, optionalRetryAfter(result.retryAfterS))
   }
 }
+
+const optionalRetryAfter = (retryAfterS: number | undefined) =>
+  retryAfterS === undefined ? {} : { retryAfterS }

@@ -119,10 +119,10 @@ export async function requirePayment(
 
 async function challengeResponse(config: PaymentConfig, binding: Binding, description: string, r: Refusal) {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'cache-control': 'no-store' }
-  // A pending payment (503) keeps the credential retryable, and a client over its failure limit (429)
-  // must wait: both get Retry-After, not a new challenge.
+  // Only a 402 invites a payment. A pending payment (503) keeps the credential retryable, a client
+  // over its failure limit (429) must wait, and a settled credential (409) must never pay again.
   const challenge = r.status === 402 ? await issueChallenge(config, binding, description) : undefined
   if (challenge) headers['www-authenticate'] = formatChallenge(challenge)
-  else headers['retry-after'] = String(r.retryAfterS ?? 5)
+  if (r.retryAfterS !== undefined) headers['retry-after'] = String(r.retryAfterS)
   return new Response(JSON.stringify(problemBody(r, challenge?.id)), { status: r.status, headers })
 }

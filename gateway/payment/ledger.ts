@@ -2,9 +2,10 @@
  * The payment ledger: one Durable Object per challenge id, the single place where a challenge is
  * claimed, settled and, when its answer can no longer be delivered, refunded. Durable Objects run
  * one at a time per id, so the claim is atomic. A credential is accepted once: copies arriving
- * together wait for the one settlement and are then refused, as is any later replay or a different
- * credential for a claimed challenge; a repeat under the Idempotency-Key of the request that was
- * answered gets that answer again.
+ * while it settles wait for that one settlement and are then judged like any later repeat: under
+ * the Idempotency-Key of the request that was answered they get that answer again; otherwise they
+ * are refused without a new challenge (nothing may invite a second payment). A different credential
+ * for a claimed challenge is refused.
  *
  * Reconcile, never re-charge, never guess: a record stays `pending` while the processor's outcome
  * is unknown (timeout, 409 key in use, 429, 5xx, an intent still processing or waiting for an
@@ -53,6 +54,11 @@ export interface SettleInput {
   limitedForS: number
 }
 
+/** A copy waits for its first try as long as one processor call may take, and this much more. */
+const COPY_WAIT_EXTRA_MS = 1000
+/** A copy that could not wait comes back this soon: the first try is about to end. */
+const COPY_RETRY_AFTER_S = 2
+
 /** Storage values stay well under the Durable Object value limit: a large answer is kept in parts. */
 const ANSWER_PART_CHARS = 60_000
 
@@ -63,13 +69,53 @@ export class PaymentLedger extends DurableObject {
     // Decided synchronously, before any await, so concurrent calls cannot both start a charge.
     if (this.inflight)
       return this.inflight.digest === input.credentialDigest
-        ? this.inflight.result.then((r) => (r.ok ? alreadyAccepted(r.receipt) : { ...r, fresh: false }))
+        ? this.afterFirstTry(this.inflight.result, input)
         : Promise.resolve(used())
     const result = this.decide(input).finally(() => {
       this.inflight = undefined
     })
     this.inflight = { digest: input.credentialDigest, result }
     return result
+  }
+
+  /**
+   * A copy of the credential that arrived while its first try was settling (a client that gave up
+   * and retried, or identical requests at once). It waits for that try, a bounded time, and is then
+   * answered as a repeat would be; a copy that cannot wait is told to come back (503), never to pay.
+   */
+  private async afterFirstTry(first: Promise<SettleResult>, input: SettleInput): Promise<SettleResult> {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const bound = new Promise<undefined>((resolve) => {
+      timer = setTimeout(resolve, input.processor.timeoutMs + COPY_WAIT_EXTRA_MS)
+    })
+    const settled = await Promise.race([first.catch(() => undefined), bound])
+    if (timer !== undefined) clearTimeout(timer)
+    if (!settled)
+      return {
+        ok: false,
+        reason: 'unavailable',
+        detail:
+          'the first request with this credential is still being settled; send the same credential (and Idempotency-Key) again, it cannot be charged twice',
+        retryAfterS: COPY_RETRY_AFTER_S,
+      }
+    // Settled: the answer depends on this copy's own key, exactly as for a later repeat.
+    const record = await this.ctx.storage.get<LedgerRecord>('record')
+    if (record?.state === 'settled' && record.receipt)
+      return this.answerSettled({ ...record, receipt: record.receipt }, input)
+    return settled.ok ? settled : { ...settled, fresh: false }
+  }
+
+  /** A settled credential sent again: its answer under the key it was given under, else a refusal. */
+  private async answerSettled(
+    record: LedgerRecord & { receipt: Receipt },
+    input: SettleInput,
+  ): Promise<SettleResult> {
+    const answeredUnderKey =
+      input.idempotencyKey !== undefined &&
+      record.idempotencyKey === input.idempotencyKey &&
+      input.now < (record.settledAt ?? 0) + ANSWER_REPLAY_MS
+    if (!answeredUnderKey) return alreadyAccepted(record, input.now)
+    return { ok: true, receipt: record.receipt, repeat: { answer: await this.keptAnswer() } }
   }
 
   private async decide(input: SettleInput): Promise<SettleResult> {
@@ -109,14 +155,8 @@ export class PaymentLedger extends DurableObject {
           ? `this payment (${record.intentId}) was charged but its answer could not be delivered, so it was refunded in full (${record.refund.id})`
           : `this payment (${record.intentId}) was charged but its answer could not be delivered; its refund is under way`,
       }
-    if (record.state === 'settled' && record.receipt) {
-      const answeredUnderKey =
-        input.idempotencyKey !== undefined &&
-        record.idempotencyKey === input.idempotencyKey &&
-        input.now < (record.settledAt ?? 0) + ANSWER_REPLAY_MS
-      if (!answeredUnderKey) return alreadyAccepted(record.receipt)
-      return { ok: true, receipt: record.receipt, repeat: { answer: await this.keptAnswer() } }
-    }
+    if (record.state === 'settled' && record.receipt)
+      return this.answerSettled({ ...record, receipt: record.receipt }, input)
     if (record.state === 'refused' && record.refusal) return record.refusal
     if (input.now > record.expiresAt + DELIVERY_WINDOW_MS)
       return {
@@ -269,12 +309,34 @@ export class PaymentLedger extends DurableObject {
   }
 }
 
-function alreadyAccepted(receipt: Receipt): SettleResult {
-  return {
-    ok: false,
-    reason: 'used',
-    detail: `this credential was already accepted (PaymentIntent ${receipt.reference} at ${receipt.timestamp}); a credential pays for one response (send the request's Idempotency-Key with it to get that response again)`,
-  }
+/**
+ * A settled credential whose answer this request cannot have: it says whether the answer can still
+ * be had under the key it was given under, and never invites a second payment.
+ */
+function alreadyAccepted(record: LedgerRecord & { receipt: Receipt }, now: number): SettleResult {
+  const { reference, timestamp } = record.receipt
+  const accepted = `this credential was already accepted (PaymentIntent ${reference} at ${timestamp}) and its answer was given to the request that first sent it`
+  if (record.idempotencyKey === undefined)
+    return {
+      ok: false,
+      reason: 'accepted',
+      resendable: false,
+      detail: `${accepted}; that request carried no Idempotency-Key, so its answer cannot be sent again. Do not pay again for the same answer; a new purchase starts with a request without a credential`,
+    }
+  const until = new Date((record.settledAt ?? 0) + ANSWER_REPLAY_MS)
+  return until.getTime() > now
+    ? {
+        ok: false,
+        reason: 'accepted',
+        resendable: true,
+        detail: `${accepted}; send the same credential again with that request's Idempotency-Key (until ${until.toISOString()}) to get the same answer again`,
+      }
+    : {
+        ok: false,
+        reason: 'accepted',
+        resendable: false,
+        detail: `${accepted}; it could be sent again under that request's Idempotency-Key until ${until.toISOString()}, and no longer`,
+      }
 }
 
 function used(): SettleResult {

@@ -16,19 +16,56 @@ export const PAYMENT_PROBLEMS = {
   'internal-payment-error': 'Payment Processor Unavailable',
   'too-many-failed-attempts': 'Too Many Failed Payment Attempts',
   'payment-refunded': 'Payment Refunded',
+  'payment-already-accepted': 'Payment Already Accepted',
 } as const
 /** Problems of this service's own, outside the draft's table. */
-const OWN_PROBLEMS = new Set<PaymentProblem>(['too-many-failed-attempts', 'payment-refunded'])
+const OWN_PROBLEMS = new Set<PaymentProblem>([
+  'too-many-failed-attempts',
+  'payment-refunded',
+  'payment-already-accepted',
+])
 
 export type PaymentProblem = keyof typeof PAYMENT_PROBLEMS
 
-/** Why a credential was not accepted; every refusal but a processor outage comes with a fresh challenge. */
+/**
+ * What a refused client may do next, machine-readable in every refusal (`retryable`):
+ * - `pay-again`: this credential will never pay; pay the fresh challenge that comes with it (402);
+ * - `same-credential`: send the same credential again (after Retry-After, when given); paying
+ *   again could charge twice for one answer;
+ * - `false`: stop; neither the same credential nor a new payment gets this answer back.
+ */
+export type Retryable = 'pay-again' | 'same-credential' | false
+
+/** What each problem lets the client do, unless the refusal says otherwise. */
+const RETRYABLE: Record<PaymentProblem, Retryable> = {
+  'payment-required': 'pay-again',
+  'malformed-credential': 'pay-again',
+  'invalid-challenge': 'pay-again',
+  'payment-expired': 'pay-again',
+  'verification-failed': 'pay-again',
+  'invalid-payload': 'pay-again',
+  'payment-refunded': 'pay-again',
+  'payment-action-required': 'same-credential',
+  'internal-payment-error': 'same-credential',
+  'too-many-failed-attempts': 'same-credential',
+  'payment-already-accepted': false,
+}
+
+/** A processor outage or a payment still settling: the same credential comes back this soon. */
+export const PENDING_RETRY_AFTER_S = 5
+
+/**
+ * Why a credential was not accepted. Only a 402 comes with a fresh challenge: a credential whose
+ * payment is settled (409) or may still settle (503) gets none, and neither does a client over its
+ * limit (429).
+ */
 export interface Refusal {
-  status: 402 | 429 | 503
-  /** For 429 and 503: when to try again. */
+  status: 402 | 409 | 429 | 503
+  /** For 429 and 503: when to try again (Retry-After). */
   retryAfterS?: number
   problem: PaymentProblem
   detail: string
+  retryable: Retryable
 }
 
 /** The RFC 9457 body of a payment problem, as the 402 body and the MCP `problem` member. */
@@ -38,12 +75,29 @@ export function problemBody(r: Refusal, challengeId?: string) {
     title: PAYMENT_PROBLEMS[r.problem],
     status: r.status,
     detail: r.detail,
+    retryable: r.retryable,
     ...(challengeId ? { challengeId } : {}),
   }
 }
 
-export function refusal(problem: PaymentProblem, detail: string): Refusal {
-  const status =
-    problem === 'internal-payment-error' ? 503 : problem === 'too-many-failed-attempts' ? 429 : 402
-  return { status, problem, detail }
+const STATUS: Partial<Record<PaymentProblem, Refusal['status']>> = {
+  'internal-payment-error': 503,
+  'too-many-failed-attempts': 429,
+  'payment-already-accepted': 409,
+}
+
+export function refusal(
+  problem: PaymentProblem,
+  detail: string,
+  options: { retryable?: Retryable; retryAfterS?: number } = {},
+): Refusal {
+  const status = STATUS[problem] ?? 402
+  const retryAfterS = options.retryAfterS ?? (status === 503 ? PENDING_RETRY_AFTER_S : undefined)
+  return {
+    status,
+    problem,
+    detail,
+    retryable: options.retryable ?? RETRYABLE[problem],
+    ...(retryAfterS === undefined ? {} : { retryAfterS }),
+  }
 }

@@ -5,8 +5,10 @@
 import type { Receipt } from './receipt.js'
 
 export type SettleFailure =
-  /** Claimed by another credential, or this one was already accepted. */
+  /** The challenge was claimed by another credential. */
   | 'used'
+  /** This credential was accepted and its answer given to another request (see `resendable`). */
+  | 'accepted'
   /** The challenge had expired when it was first claimed, or a pending payment's window has passed. */
   | 'expired'
   /** Definitively refused by the processor; nothing was charged. */
@@ -34,6 +36,8 @@ export type SettleResult =
       /** The processor refused this card just now (not a stored refusal replayed): counts against the client. */
       fresh?: boolean
       retryAfterS?: number
+      /** `accepted`: the answer can still be had again under the Idempotency-Key it was given under. */
+      resendable?: boolean
     }
 
 /** The answer a paid request was given, kept for a repeat under the same Idempotency-Key. */

@@ -46,9 +46,13 @@ describe('double-spend over MCP', () => {
     )
     const delivered = answers.filter((a) => a.result?._meta?.['org.paymentauth/receipt'])
     expect(delivered).toHaveLength(1)
-    // The other 19 are refused in band, each with a fresh challenge; none is a JSON-RPC error.
+    // The other 19 (no Idempotency-Key) are refused in band with the problem and no challenge,
+    // which would invite a second payment; none is a JSON-RPC error.
     const refused = answers.filter(
-      (a) => a.result?.isError && a.result._meta?.['org.paymentauth/payment-required'],
+      (a) =>
+        a.result?.isError &&
+        !a.result._meta?.['org.paymentauth/payment-required'] &&
+        a.result._meta?.['org.paymentauth/problem'],
     )
     expect(refused).toHaveLength(19)
     expect(answers.filter((a) => a.error)).toHaveLength(0)

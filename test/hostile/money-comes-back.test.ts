@@ -54,11 +54,15 @@ describe('a lost answer, asked for again', () => {
     expect((await processorLedger()).calls).toBe(calls)
     const charged = (await processorLedger()).succeeded[spt]
     expect(decodeReceipt(first.headers.get('payment-receipt')).reference).toBe(charged)
-    // Without the key, or with another, the credential is refused as before, naming the payment.
+    // Without the key, or with another, the credential is refused, naming the payment and telling
+    // the client to send the key it was answered under; no challenge invites a second payment.
     for (const headers of [{}, { 'idempotency-key': 'another-key' }] as Record<string, string>[]) {
       const refused = await get(path, { headers: { authorization: auth, ...headers } })
-      expect(refused.status).toBe(402)
-      expect(((await refused.json()) as { detail: string }).detail).toContain(charged)
+      expect(refused.status).toBe(409)
+      expect(refused.headers.get('www-authenticate')).toBeNull()
+      const problem = (await refused.json()) as { detail: string; retryable: unknown }
+      expect(problem.detail).toContain(charged)
+      expect(problem.retryable).toBe('same-credential')
     }
   })
 

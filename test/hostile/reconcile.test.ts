@@ -57,10 +57,11 @@ describe('a payment whose outcome is unknown', () => {
     const receipt = decodeReceipt(delivered.headers.get('payment-receipt'))
     expect(receipt.reference).toBe((await processorLedger()).succeeded[spt])
     expect(receipt.challengeId).toBe(challenge.id)
-    // And only once.
+    // And only once; the replay is told so, with no challenge inviting a second payment.
     const replay = await get(path, auth)
-    expect(replay.status).toBe(402)
-    expect(await problemOf(replay)).toBe('invalid-challenge')
+    expect(replay.status).toBe(409)
+    expect(replay.headers.get('www-authenticate')).toBeNull()
+    expect(((await replay.json()) as { type: string }).type).toMatch(/\/payment-already-accepted$/)
   })
 
   it('behavior: a pending payment is delivered on retry after its challenge has expired', async () => {
@@ -164,7 +165,7 @@ describe("when Stripe's search index lags behind its writes", () => {
       expect(retry.status).toBe(200)
       expect(decodeReceipt(retry.headers.get('payment-receipt')).reference).toBe(charged)
       const again = await get(path, auth)
-      expect(again.status).toBe(402)
+      expect(again.status).toBe(409)
       expect(((await again.json()) as { detail: string }).detail).toContain(charged)
     })
   })

@@ -121,7 +121,7 @@ describe('restart in the middle of traffic', () => {
       const body = await retry.text()
       const intent = ledger().succeeded.get(p.spt)
       if (intent && retry.status !== 200) {
-        expect(retry.status, `charged token ${p.spt}`).toBe(402)
+        expect(retry.status, `charged token ${p.spt}`).toBe(409)
         expect(body, `the refusal names ${intent}`).toContain(intent)
       }
       if (!intent) expect(retry.status).not.toBe(200)
@@ -134,6 +134,6 @@ describe('restart in the middle of traffic', () => {
     const replay = await fetch(`${BASE}/v1/fde-lessons`, {
       headers: { authorization: delivered[0]?.auth as string },
     })
-    expect(replay.status).toBe(402)
+    expect(replay.status).toBe(409)
   })
 })

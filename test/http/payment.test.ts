@@ -56,6 +56,7 @@ describe('unpaid calls', () => {
         title: 'Payment Required',
         status: 402,
         detail: expect.any(String),
+        retryable: 'pay-again',
         challengeId: challenge.id,
       })
     })
@@ -82,14 +83,26 @@ describe('paid calls', () => {
   })
 })
 
+/** A settled credential sent again without its key: 409, no challenge (nothing invites a second payment). */
+async function expectAlreadyAccepted(response: Response) {
+  expect(response.status).toBe(409)
+  expect(response.headers.get('www-authenticate')).toBeNull()
+  expect(response.headers.get('payment-receipt')).toBeNull()
+  const body = (await response.json()) as Record<string, unknown>
+  expect(body.type).toMatch(/\/payment-already-accepted$/)
+  // Sent first without an Idempotency-Key: the answer cannot be sent again, and the body says so.
+  expect(body.retryable).toBe(false)
+  expect(body.detail).toMatch(/cannot be sent again/)
+  return body
+}
+
 describe('refused credentials', () => {
-  it('error: a replayed credential is refused and not charged again', async () => {
+  it('error: a replayed credential is refused without a challenge and not charged again', async () => {
     const { auth, paid } = await payOnce('/v1/fde-preship-checklist?phase=verifying')
     expect(paid.status).toBe(200)
     const before = await processorLedger()
-    await expectRefusal(
+    await expectAlreadyAccepted(
       await get('/v1/fde-preship-checklist?phase=verifying', { headers: { authorization: auth } }),
-      'invalid-challenge',
     )
     expect((await processorLedger()).calls).toBe(before.calls)
   })
@@ -224,7 +237,10 @@ describe('refused credentials', () => {
     )
     const statuses = responses.map((r) => r.status)
     expect(statuses.filter((s) => s === 200)).toHaveLength(1)
-    expect(statuses.filter((s) => s === 402)).toHaveLength(49)
+    // Copies without a key wait for the one settlement, then are told the answer went elsewhere
+    // (409), or, if they could not wait, to come back (503): never a fresh challenge.
+    expect(statuses.filter((s) => s === 409 || s === 503)).toHaveLength(49)
+    for (const r of responses) expect(r.headers.get('www-authenticate')).toBeNull()
     const after = await processorLedger()
     expect(after.calls - before.calls).toBe(1)
     expect(after.succeeded[spt]).toMatch(/^pi_/)

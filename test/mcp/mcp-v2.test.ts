@@ -104,14 +104,18 @@ for (const [label, mode, expectedVersion] of MODES)
       for (const refused of [otherArgs, replay]) {
         expect(refused.isError).toBe(true)
         expect(refused._meta?.[RECEIPT]).toBeUndefined()
-        const required = refused._meta?.[PAYMENT_REQUIRED] as {
-          challenges: { id: string }[]
-          problem: { type: string }
-        }
-        expect(required.problem.type).toBe('https://paymentauth.org/problems/invalid-challenge')
-        expect(required.challenges[0]?.id).not.toBe(credential.challenge.id)
-        expect(JSON.stringify(refused.content)).toContain(PRICE.display)
       }
+      // Other arguments: this credential never paid, so a fresh challenge is offered.
+      const required = otherArgs._meta?.[PAYMENT_REQUIRED] as {
+        challenges: { id: string }[]
+        problem: { type: string }
+      }
+      expect(required.problem.type).toBe('https://paymentauth.org/problems/invalid-challenge')
+      expect(required.challenges[0]?.id).not.toBe(credential.challenge.id)
+      expect(JSON.stringify(otherArgs.content)).toContain(PRICE.display)
+      // The replay of a settled credential: the problem, and no challenge inviting a second payment.
+      expect(replay._meta?.[PAYMENT_REQUIRED]).toBeUndefined()
+      expect(replay._meta?.['org.paymentauth/problem']).toMatchObject({ status: 409, retryable: false })
       expect((await processorLedger()).calls).toBe(calls)
     })
   })

@@ -194,7 +194,7 @@ describe('paying over MCP with mppx', () => {
     expect(JSON.stringify(result.content)).toContain('0.50 USD')
   }
 
-  it('error: a replayed MCP credential is refused in band with a fresh challenge', async () => {
+  it('error: a replayed MCP credential is refused in band with no challenge', async () => {
     const credential = await challengeAndCredential({ topic: 'deploy' })
     const call = () =>
       client.callTool({
@@ -206,9 +206,11 @@ describe('paying over MCP with mppx', () => {
     expect(first._meta?.[RECEIPT]).toBeTruthy()
     const before = await processorLedger()
     const again = await call()
-    expectRefusedInBand(again, 'invalid-challenge')
-    const fresh = again._meta?.[PAYMENT_REQUIRED] as { challenges: { id: string }[] } | undefined
-    expect(fresh?.challenges[0]?.id).not.toBe(credential.challenge.id)
+    expect(again.isError).toBe(true)
+    expect(again._meta?.[RECEIPT]).toBeUndefined()
+    // A settled credential is never invited to pay again: the problem, and no challenge.
+    expect(again._meta?.[PAYMENT_REQUIRED]).toBeUndefined()
+    expect(again._meta?.['org.paymentauth/problem']).toMatchObject({ status: 409, retryable: false })
     expect((await processorLedger()).calls).toBe(before.calls)
   })
 
