@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs Debian's Chromium for the browser test of the pricing page (test/build/pricing-page.test.ts).
+# Installs Debian's Chromium for the browser tests (test/support/chromium.ts: the pricing page, a browser MCP client).
 # Idempotent: does nothing when /usr/bin/chromium is already there. Runs as root (CI and dev machines).
 # Why Debian's package: test tools' own browser downloads are blocked on these machines.
 set -euo pipefail

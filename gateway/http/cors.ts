@@ -1,6 +1,11 @@
 /**
  * CORS for browser agents: any origin, the payment headers exposed, on every path but one.
  *
+ * MCP 2026-07-28 sends Mcp-Method (and Mcp-Name on tools/call) on every request and refuses a request
+ * without them, so a preflight that does not allow them shuts every browser out of that revision.
+ * Last-Event-ID is what a client sends to resume a stream; Mcp-Protocol-Version is exposed so a page
+ * can read which revision answered.
+ *
  * POST /v1/pricing/submit is left out on purpose: with CORS open, any web page could make its
  * visitors submit rows, multiplying one person's reach past the per-client limit (and past the
  * distinct-submitter rule). A JSON POST needs a preflight, which gets no CORS approval here; the
@@ -10,7 +15,7 @@
 export const CORS_HEADERS: Record<string, string> = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers':
-    'WWW-Authenticate, Payment-Receipt, Retry-After, ETag, Content-Digest, Deprecation, Sunset, Link',
+    'WWW-Authenticate, Payment-Receipt, Retry-After, ETag, Content-Digest, Deprecation, Sunset, Link, Mcp-Protocol-Version',
 }
 
 /** Paths no browser page may call across origins. */
@@ -26,7 +31,7 @@ export function preflight(request: Request): Response {
       ...CORS_HEADERS,
       'access-control-allow-methods': 'GET, HEAD, POST, OPTIONS',
       'access-control-allow-headers':
-        'Authorization, Payment-Authorization, Accept-Payment, Content-Type, Idempotency-Key, Mcp-Protocol-Version, Mcp-Session-Id',
+        'Authorization, Payment-Authorization, Accept-Payment, Content-Type, Idempotency-Key, Mcp-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name, Last-Event-ID',
       'access-control-max-age': '86400',
     },
   })

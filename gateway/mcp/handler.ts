@@ -22,6 +22,7 @@ import { readBody } from '../http/read-body.js'
 import { clientOf } from '../payment/http.js'
 import { IDEMPOTENCY_KEY_META } from '../payment/idempotency-key.js'
 import { countHit } from '../stats.js'
+import { withAnsweredRevision } from './answered-revision.js'
 import { forbiddenOrigin, originAllowed } from './origin.js'
 import { callPaidTool, InvalidIdempotencyKey } from './paid-call.js'
 import { listedTools, TOOL_LIST_CACHE, toolNamed } from './tools.js'
@@ -132,6 +133,11 @@ export async function handleMcp(incoming: Request, env: Env, ctx: ExecutionConte
   if (!originAllowed(origin)) return forbiddenOrigin(origin ?? '')
   const request = await singleMessage(incoming)
   if (request instanceof Response) return request
+  const sent = request.clone() // serving reads the body; naming the revision may read it after
+  return withAnsweredRevision(sent, await serve(request, env, ctx))
+}
+
+async function serve(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
   const factory = () => createServer(env, ctx, request)
   if (await isLegacyRequest(request)) {
     const contradiction = await headersContradictBody(request)

@@ -3,13 +3,12 @@
  * localhost and loaded in Debian's Chromium, and what a reader sees is checked against the build's
  * own data (never against typed counts). Ends with full-page screenshots in test-results/.
  */
-import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Browser, chromium } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { build } from '../../build/index.js'
 import { baseUnit } from '../../build/price-format.js'
@@ -18,20 +17,8 @@ import { pricingPage } from '../../build/pricing-page.js'
 import { LOCAL_URLS } from '../../schema/config.js'
 import type { BundleManifest, ChangesBundle, PricingBundle } from '../../schema/datasets.js'
 import { DATASET_NAME } from '../../schema/pricing-index.js'
+import { launchChromium } from '../support/chromium.js'
 
-const CHROMIUM = '/usr/bin/chromium'
-// The flags known to work headless as root on these machines; without the background-networking
-// ones Chromium tries to reach Google's hosts at start.
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
 const SCREENSHOTS = 'test-results'
 
 let outDir = ''
@@ -68,10 +55,7 @@ afterAll(async () => {
 })
 
 async function openPage(viewport: { width: number; height: number }) {
-  // A missing browser is a broken test machine, not a reason to skip: say how to fix it.
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: run scripts/install-chromium.sh (as root) before the tests`)
-  browser ??= await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+  browser ??= await launchChromium()
   const context = await browser.newContext({ viewport })
   const page = await context.newPage()
   const consoleErrors: string[] = []
