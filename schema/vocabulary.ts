@@ -66,6 +66,7 @@ export type PricingModel = z.infer<typeof PricingModel>
  */
 export const ACTIONS = [
   'deploy',
+  'dependency-upgrade',
   'config-push',
   'dns',
   'certificate',

@@ -8,18 +8,24 @@ import { describe, expect, it } from 'vitest'
 import { parse, stringify } from 'yaml'
 import { buildFailure, copyOfContent } from '../support/content-copy.js'
 
-/** A copy of the content with one file of `kind` edited; the edited file's name. */
+/**
+ * A copy of the content with one file of `kind` edited: the first (by name) that cites its own
+ * source, so the edit removes something that is there; the edited file's name.
+ */
 async function editOne(
   kind: 'gates' | 'rules',
   edit: (item: Record<string, unknown>) => void,
 ): Promise<{ dir: string; file: string }> {
   const dir = await copyOfContent()
-  const file = (await readdir(join(dir, kind))).sort()[0] as string
-  const path = join(dir, kind, file)
-  const item = parse(await readFile(path, 'utf8')) as Record<string, unknown>
-  edit(item)
-  await writeFile(path, stringify(item))
-  return { dir, file }
+  for (const file of (await readdir(join(dir, kind))).sort()) {
+    const path = join(dir, kind, file)
+    const item = parse(await readFile(path, 'utf8')) as Record<string, unknown>
+    if (kind === 'gates' && !item.source_url) continue
+    edit(item)
+    await writeFile(path, stringify(item))
+    return { dir, file }
+  }
+  throw new Error(`no ${kind} file cites a source`)
 }
 
 describe('provenance', () => {
