@@ -75,6 +75,7 @@ export function compileDatasets(content: Content): BundleData {
         gates: gates.filter((g) => g.check_spec.applies_to.includes(action)).length,
         rules: rules.filter((r) => r.constraint.check_spec.applies_to.includes(action)).length,
       })),
+      facts: content.facts,
       rules: rules.map((r) => entry(r, r.kind === 'foundational' ? 'free' : 'paid')),
       playbooks: playbooks.map((p) => entry(p, 'paid')),
       checklist: gates.map((g) => entry(g, 'paid')),

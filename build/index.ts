@@ -92,7 +92,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const data = compileDatasets(content)
   issues.push(...checkBundles(data))
   const { files: bundles, manifest } = bundle(data)
-  const api = openapi(options.urls)
+  const api = openapi(options.urls, content.facts)
   // Compact: the document is read by machines and must stay under the 64 KB cap (check-openapi.ts).
   const apiText = `${JSON.stringify(api)}\n`
   issues.push(...(await checkOpenapi(api, apiText)))
@@ -107,6 +107,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     ['private/manifest.json', canonicalize(manifest)],
     [`private/${SEALING_KEY_FILE}`, canonicalize({ key })],
     ['private/tool-output-schemas.json', canonicalize(toolOutputSchemas())],
+    ['private/facts.json', canonicalize(content.facts)],
     ['private/bundles.js', module.js],
     ['private/bundles.d.ts', module.dts],
     ['public/agents.json', agents],

@@ -9,6 +9,7 @@ import { ANSWER_REPLAY_HOURS, IDEMPOTENCY_KEY_RULE, MONEY_BACK_POLICY } from '..
 import { JWKS_PATH, RECEIPT_CLAIMS, RECEIPT_POLICY } from '../schema/receipt-claims.js'
 import { type AnswerRoute, RESPONSES, responseComponents } from '../schema/responses.js'
 import { PRICE, ROUTES, type Route, SERVICE_VERSION, WARN_FEED_RETIRED_ON } from '../schema/routes.js'
+import { type Fact, factJsonSchema } from '../schema/situation.js'
 import { Submission } from '../schema/submission.js'
 import {
   DEPRECATION_NOTICE_DAYS,
@@ -42,7 +43,19 @@ export function paymentOffer(route: Route) {
 /** The answer schemas, written once under components/schemas and referenced by each operation. */
 const answers = responseComponents('#/components/schemas/')
 
-function operation(route: Route) {
+/** Each fact is one query parameter, written once under components/parameters. */
+const factParameter = (f: Fact) => `fact-${f.fact}`
+
+function factParameters(facts: readonly Fact[]) {
+  return Object.fromEntries(
+    facts.map((f) => {
+      const { description, ...schema } = factJsonSchema(f)
+      return [factParameter(f), { name: f.fact, in: 'query', required: false, description, schema }]
+    }),
+  )
+}
+
+function operation(route: Route, facts: readonly Fact[]) {
   const op: Record<string, unknown> = {
     operationId: route.name,
     summary: route.summary,
@@ -59,6 +72,12 @@ function operation(route: Route) {
         : { type: 'string', ...(p.pattern ? { pattern: p.pattern } : {}) },
       example: p.example,
     }))
+  // A situation route takes each fact of the content as a further parameter (schema/situation.ts).
+  if (route.situation)
+    op.parameters = [
+      ...((op.parameters as unknown[]) ?? []),
+      ...facts.map((f) => ({ $ref: `#/components/parameters/${factParameter(f)}` })),
+    ]
   const responses: Record<string, unknown> = {}
   if (route.access === 'retired') {
     op.deprecated = true
@@ -141,11 +160,11 @@ function operation(route: Route) {
   return op
 }
 
-export function openapi(urls: ServiceUrls) {
+export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
   const paths: Record<string, Record<string, unknown>> = {}
   for (const route of ROUTES) {
     if (route.path === '/mcp') continue // JSON-RPC, described in the MCP server card
-    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation(route) }
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation(route, facts) }
   }
   paths['/mcp'] = {
     post: {
@@ -193,6 +212,7 @@ export function openapi(urls: ServiceUrls) {
     paths,
     components: {
       parameters: {
+        ...factParameters(facts),
         'Idempotency-Key': {
           name: 'Idempotency-Key',
           in: 'header',

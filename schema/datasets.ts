@@ -3,6 +3,7 @@
  */
 import * as z from 'zod'
 import { Correction, Gate, Playbook, PricingRow, Rule, ThresholdUse } from './content.js'
+import { Fact } from './situation.js'
 import { INDEX_CATEGORIES } from './vocabulary.js'
 
 /*
@@ -57,6 +58,8 @@ export const Catalogue = z.object({
       rules: z.number().int(),
     }),
   ),
+  /** The situation facts (content/facts.yaml): answer them with the action to get only what applies. */
+  facts: z.array(Fact),
   rules: z.array(CatalogueEntry),
   playbooks: z.array(CatalogueEntry),
   checklist: z.array(CatalogueEntry),

@@ -14,21 +14,35 @@ import {
 } from './datasets.js'
 import { PricingIndexDescriptor } from './pricing-index.js'
 import { OUTCOMES } from './routes.js'
+import { AppliesBecause } from './situation.js'
 import { Contributions } from './submission.js'
 
 const count = z.number().int().nonnegative()
 /** Present when the call named a topic: only items carrying it are listed. */
 const topic = z.string().optional()
 
-export const RulesAnswer = z.object({ topic, count, rules: z.array(PublishedRule) })
+/** Present when the call named an action or facts: the situation as read, in canonical order. */
+const situation = z.record(z.string(), z.union([z.boolean(), z.number(), z.string()])).optional()
+/** With a situation: why each listed item applies, by its id (schema/situation.ts). */
+const applies_because = z.record(z.string(), AppliesBecause).optional()
+
+export const RulesAnswer = z.object({
+  topic,
+  situation,
+  count,
+  rules: z.array(PublishedRule),
+  applies_because,
+})
 export const PlaybooksAnswer = z.object({ topic, count, playbooks: z.array(PublishedPlaybook) })
 export const ChecklistAnswer = z.object({
   /** Present when the call named a phase: its name, and only its gates are listed. */
   phase: z.string().optional(),
   /** Present when the call named an action: only the gates whose check_spec.applies_to lists it. */
   action: z.string().optional(),
+  situation,
   count,
   checklist: z.array(PublishedGate),
+  applies_because,
 })
 /** The whole index, or one category's rows and comparables when the call named one. */
 export const PricingAnswer = z.union([

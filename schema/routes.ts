@@ -27,6 +27,11 @@ export interface Route {
   params: readonly QueryParam[]
   /** The MCP tool that sells or gives the same data, if any. */
   mcpTool?: string
+  /**
+   * The route also reads a situation: `action` and any fact of the free catalogue's `facts` as
+   * further parameters (schema/situation.ts), checked against the content before any challenge.
+   */
+  situation?: true
 }
 
 /** The price of every paid call, in the smallest unit of the currency (cents). */
@@ -44,6 +49,18 @@ const topic = (example: string): QueryParam => ({
   description: 'Topic keyword filter, e.g. retry, deploy, cache, verify, dns (see /v1/catalogue topics).',
   example,
   pattern: '^[A-Za-z0-9-]{1,40}$',
+})
+
+/**
+ * The situation's action. Facts go beside it as further parameters named in the free catalogue's
+ * `facts` (e.g. `targets=3&stateful=false`); an unanswered fact keeps the checks that depend on it.
+ */
+const action = (items: 'gates' | 'rules'): QueryParam => ({
+  name: 'action',
+  description: `The action about to be taken, e.g. deploy or dns (the free /v1/catalogue lists every action with its meaning and every fact with its question): only the ${items} that apply to it are listed, each with applies_because. Add facts as further parameters (e.g. emergency=false&targets=3&stateful=false&one_way_changes=false) to drop ${items} the situation does not need; an unanswered fact keeps them and is named.`,
+  example: 'deploy',
+  pattern: '^[^\\u0000-\\u001f]{1,80}$',
+  allowed: ACTIONS,
 })
 
 export const ROUTES: readonly Route[] = [
@@ -71,9 +88,11 @@ export const ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/v1/fde-lessons',
     access: 'paid',
-    summary: 'Every paid rule, or those matching a topic, each with its incident and constraint',
-    params: [topic('retry')],
+    summary:
+      'Every paid rule, or those matching a topic or applying to a situation (action and facts), each with its incident and constraint',
+    params: [topic('retry'), action('rules')],
     mcpTool: 'fde_lessons_full',
+    situation: true,
   },
   {
     name: 'playbooks',
@@ -99,16 +118,10 @@ export const ROUTES: readonly Route[] = [
         example: 'verifying',
         pattern: '^[^\\u0000-\\u001f]{1,80}$',
       },
-      {
-        name: 'action',
-        description:
-          'Action filter: only the gates whose check_spec.applies_to lists this action, e.g. dns (the free /v1/catalogue lists every action with its meaning); combinable with phase',
-        example: 'dns',
-        pattern: '^[^\\u0000-\\u001f]{1,80}$',
-        allowed: ACTIONS,
-      },
+      action('gates'),
     ],
     mcpTool: 'fde_preship_checklist',
+    situation: true,
   },
   {
     name: 'pricing',

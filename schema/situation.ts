@@ -70,21 +70,23 @@ export interface Situation {
 }
 
 /** A fact the agent left unanswered that kept a check, and the answer that would drop it. */
-export interface Unanswered {
-  fact: string
-  question: string
+export const Unanswered = z.object({
+  fact: z.string(),
+  question: z.string(),
   /** The answers that drop the check on their own; absent when no single answer does. */
-  drops_if?: boolean | string[] | IntRange
-}
+  drops_if: z.union([z.boolean(), z.array(z.string()), IntRange]).optional(),
+})
+export type Unanswered = z.infer<typeof Unanswered>
 
-/** Why a check is in the answer: what matched, and what is still unknown. */
-export interface AppliesBecause {
-  action: string | null
+/** Why a check is in the answer: the action and answered facts that matched, and what is still unknown. */
+export const AppliesBecause = z.object({
+  action: z.string().nullable(),
   /** The answered facts the holding (or still possible) alternative needed. */
-  matched: Record<string, boolean | number | string>
-  /** Present only when an unanswered fact kept the check. */
-  unanswered?: Unanswered[]
-}
+  matched: z.record(z.string(), z.union([z.boolean(), z.number(), z.string()])),
+  /** Present only when an unanswered fact kept the check (fail closed). */
+  unanswered: z.array(Unanswered).optional(),
+})
+export type AppliesBecause = z.infer<typeof AppliesBecause>
 
 // ---------------------------------------------------------------------------------------------
 // Checking conditions against the vocabulary (the build refuses undefined or impossible ones)
@@ -333,7 +335,7 @@ export function readSituation(
     if (!fact)
       return {
         parameter: key,
-        detail: `unknown fact "${key}"; /v1/catalogue lists every fact with its question`,
+        detail: `unknown parameter "${key}": neither a filter here nor a fact (/v1/catalogue lists every fact with its question)`,
         allowed: situationNames(facts),
       }
     const read = readFact(fact, raw)
@@ -352,4 +354,23 @@ export function normalisedSituation(situation: Situation, facts: readonly Fact[]
     if (v !== undefined) out[f.fact] = String(v)
   }
   return out
+}
+
+/** A fact as a JSON Schema property: a query parameter in openapi.json, a tool argument over MCP. */
+export function factJsonSchema(fact: Fact): {
+  type: 'boolean' | 'integer' | 'string'
+  description: string
+  enum?: string[]
+  minimum?: number
+  maximum?: number
+} {
+  const description = `${fact.question} Unanswered: ${fact.when_unknown}`
+  if (fact.type === 'boolean') return { type: 'boolean', description }
+  if (fact.type === 'enum') return { type: 'string', enum: [...fact.values], description }
+  return {
+    type: 'integer',
+    minimum: fact.min,
+    ...(fact.max !== undefined ? { maximum: fact.max } : {}),
+    description,
+  }
 }

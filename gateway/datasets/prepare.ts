@@ -3,16 +3,79 @@
  * and hand back the payload builder. A filter that matches nothing is a 404 listing valid values,
  * decided here, before any payment challenge.
  */
-import type { PricingRow } from '../../schema/content.js'
-import type { BundleData } from '../../schema/datasets.js'
+import type { CheckSpec, PricingRow } from '../../schema/content.js'
+import type { BundleData, PublishedRule } from '../../schema/datasets.js'
+import {
+  type AppliesBecause,
+  appliesBecause,
+  normalisedSituation,
+  readSituation,
+  type Situation,
+} from '../../schema/situation.js'
 import { ACTIONS, findPhase, INDEX_CATEGORIES, IsoDate } from '../../schema/vocabulary.js'
 import { badRequest, notFound, type Problem, problem } from '../http/problem.js'
+import { normaliseQuery } from '../payment/binding.js'
 import { type AssetReader, BundleUnavailable, bundleData } from './bundle-store.js'
 import type { Filters, Prepared } from './query.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 /** A failed bundle read is retried by the next request; a client need not wait long. */
 const DATA_RETRY_AFTER_S = 5
+
+/**
+ * Reads the situation (action and facts) from the filters left after the route's own, keeps the
+ * items whose check applies, each with why; a wrong name or value is a 400 naming it, and a
+ * situation nothing applies to is a 404. Both come before any challenge, so nothing is charged.
+ */
+function situate<T extends { id: string }>(
+  data: BundleData,
+  items: readonly T[],
+  specOf: (item: T) => CheckSpec,
+  entries: Filters,
+  what: string,
+):
+  | {
+      ok: true
+      items: T[]
+      because: Record<string, AppliesBecause>
+      situation: Situation
+      filters: Filters
+      named: boolean
+    }
+  | { ok: false; problem: Problem } {
+  const facts = data.catalogue.facts
+  const given = Object.entries(entries).filter((e): e is [string, string] => e[1] !== undefined)
+  const read = readSituation(given, facts)
+  if ('parameter' in read)
+    return {
+      ok: false,
+      problem: badRequest(read.detail, { parameter: read.parameter, allowed: read.allowed }),
+    }
+  const { situation } = read
+  const named = given.length > 0
+  if (!named) return { ok: true, items: [...items], because: {}, situation, filters: {}, named }
+  const because: Record<string, AppliesBecause> = {}
+  const kept = items.filter((item) => {
+    const why = appliesBecause(specOf(item), situation, facts)
+    if (why) because[item.id] = why
+    return why !== undefined
+  })
+  const filters = normalisedSituation(situation, facts)
+  if (!kept.length)
+    return {
+      ok: false,
+      problem: notFound(
+        `no ${what} applies to this situation (${normaliseQuery(filters)}); nothing was charged`,
+        {
+          parameter: situation.action === undefined ? Object.keys(filters)[0] : 'action',
+          situation: filters,
+          // The actions something here applies to, as the action filter has always listed them.
+          allowed: ACTIONS.filter((a) => items.some((i) => specOf(i).applies_to.includes(a))),
+        },
+      ),
+    }
+  return { ok: true, items: kept, because, situation, filters, named }
+}
 
 /** Items carrying the topic (all items without one), under `key`; no match is a 404 listing the valid topics. */
 function byTopic(
@@ -41,57 +104,60 @@ function byTopic(
 export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: number) => Prepared> = {
   catalogue: (data) => ({ ok: true, filters: {}, payload: () => data.catalogue }),
   preview: (data, f) => byTopic('rules', data.preview.rules, f.topic, 'foundational rule'),
-  lessons: (data, f) => byTopic('rules', data.lessons.rules, f.topic, 'paid rule'),
+  lessons: (data, f) => {
+    const { topic, ...rest } = f
+    const byTag = byTopic('rules', data.lessons.rules, topic, 'paid rule')
+    if (!byTag.ok || !Object.keys(rest).length) return byTag
+    const tagged = (byTag.payload() as { rules: PublishedRule[] }).rules
+    const situated = situate(data, tagged, (r) => r.constraint.check_spec, rest, 'paid rule')
+    if (!situated.ok) return situated
+    return {
+      ok: true,
+      filters: { ...byTag.filters, ...situated.filters },
+      payload: () => ({
+        ...byTag.filters,
+        situation: situated.filters,
+        count: situated.items.length,
+        rules: situated.items,
+        applies_because: situated.because,
+      }),
+    }
+  },
   playbooks: (data, f) => byTopic('playbooks', data.playbooks.playbooks, f.topic, 'playbook'),
   checklist: (data, f) => {
-    const all = data.checklist.checklist
-    if (f.phase === undefined && f.action === undefined)
-      return { ok: true, filters: {}, payload: () => ({ count: all.length, ...data.checklist }) }
-    const phase = f.phase === undefined ? undefined : findPhase(f.phase)
-    if (f.phase !== undefined && !phase)
+    const { phase: phaseFilter, ...rest } = f
+    const phase = phaseFilter === undefined ? undefined : findPhase(phaseFilter)
+    if (phaseFilter !== undefined && !phase)
       return {
         ok: false,
-        problem: badRequest(`unknown phase "${f.phase}"`, {
+        problem: badRequest(`unknown phase "${phaseFilter}"`, {
           parameter: 'phase',
           allowed: data.catalogue.phases.map((p) => p.slug),
         }),
       }
-    const action = f.action?.trim().toLowerCase()
-    if (action !== undefined && !(ACTIONS as readonly string[]).includes(action))
-      return {
-        ok: false,
-        problem: badRequest(
-          `unknown action "${f.action}"; /v1/catalogue lists every action with its meaning`,
-          {
-            parameter: 'action',
-            allowed: ACTIONS,
-          },
-        ),
-      }
+    const all = data.checklist.checklist
     const inPhase = phase ? all.filter((g) => g.phase_slug === phase.slug) : all
-    const gates = action ? inPhase.filter((g) => g.check_spec.applies_to.includes(action as never)) : inPhase
-    if (!gates.length) {
-      const where = [phase && `in ${phase.name}`, action && `for the action ${action}`].filter(Boolean)
-      // Name the filter to change: the phase when it alone matches nothing, else the action.
-      const byPhase = phase !== undefined && !inPhase.length
+    if (!inPhase.length)
       return {
         ok: false,
-        problem: notFound(`no gate ${where.join(' ')}; nothing was charged`, {
-          parameter: byPhase ? 'phase' : 'action',
-          allowed: byPhase
-            ? [...new Set(all.map((g) => g.phase_slug))]
-            : ACTIONS.filter((a) => inPhase.some((g) => g.check_spec.applies_to.includes(a))),
+        problem: notFound(`no gate in ${phase?.name}; nothing was charged`, {
+          parameter: 'phase',
+          allowed: [...new Set(all.map((g) => g.phase_slug))],
         }),
       }
-    }
+    const situated = situate(data, inPhase, (g) => g.check_spec, rest, 'gate')
+    if (!situated.ok) return situated
+    const gates = situated.items
     return {
       ok: true,
-      filters: { ...(phase ? { phase: phase.slug } : {}), ...(action ? { action } : {}) },
+      filters: { ...(phase ? { phase: phase.slug } : {}), ...situated.filters },
       payload: () => ({
         ...(phase ? { phase: phase.name } : {}),
-        ...(action ? { action } : {}),
+        ...(situated.situation.action ? { action: situated.situation.action } : {}),
+        ...(situated.named ? { situation: situated.filters } : {}),
         count: gates.length,
         checklist: gates,
+        ...(situated.named ? { applies_because: situated.because } : {}),
       }),
     }
   },

@@ -7,6 +7,9 @@ import { badRequest, type Problem } from '../http/problem.js'
 
 export type Filters = Record<string, string | undefined>
 
+/** What a fact's name may look like on the wire; the content's facts.yaml says which exist. */
+const FACT_NAME = /^[a-z][a-z0-9_]{0,40}$/
+
 export type Prepared =
   | { ok: true; filters: Filters; payload: () => unknown }
   | { ok: false; problem: Problem }
@@ -20,6 +23,13 @@ export function checkParams(
   const filters: Filters = {}
   for (const [name, value] of entries) {
     const param = route.params.find((p) => p.name === name)
+    // A situation route reads facts by name from the content; prepare() checks each one.
+    if (!param && route.situation && FACT_NAME.test(name)) {
+      if (filters[name] !== undefined)
+        return badRequest(`fact "${name}" is given more than once`, { parameter: name })
+      filters[name] = value
+      continue
+    }
     if (!param)
       return badRequest(
         allowed.length

@@ -45,9 +45,11 @@ function createServer(env: Env, ctx: ExecutionContext, request: Request): Server
       })
     const args = call.params.arguments ?? {}
     const entries = Object.entries(args).map(([k, v]): [string, string] => {
-      if (typeof v !== 'string')
+      // A situation tool's facts come typed (true, 3); their text form is what the filters read.
+      const typedFact = tool.route.situation && (typeof v === 'boolean' || typeof v === 'number')
+      if (typeof v !== 'string' && !typedFact)
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `argument "${k}" must be a string`)
-      return [k, v]
+      return [k, String(v)]
     })
     const checked = checkParams(tool.route, entries)
     if ('status' in checked)

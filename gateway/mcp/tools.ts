@@ -2,9 +2,10 @@
  * MCP tool definitions as the protocol lists them: name, title, description and a JSON Schema
  * for the arguments, derived from the route each tool serves.
  */
-import { outputSchemas } from '../../dist/private/bundles.js'
+import { facts, outputSchemas } from '../../dist/private/bundles.js'
 import { MCP_TOOLS, type McpTool } from '../../schema/mcp-tools.js'
 import { PRICE } from '../../schema/routes.js'
+import { factJsonSchema } from '../../schema/situation.js'
 
 /** How long a client may keep the tool list: it changes only with a new deployment. */
 export const TOOL_LIST_CACHE = { ttlMs: 5 * 60_000, cacheScope: 'public' } as const
@@ -16,18 +17,22 @@ export function listedTools() {
     description: tool.description,
     inputSchema: {
       type: 'object' as const,
-      properties: Object.fromEntries(
-        tool.route.params.map((p) => [
-          p.name,
-          {
-            type: 'string',
-            description: p.description,
-            ...(p.pattern ? { pattern: p.pattern } : {}),
-            ...(p.allowed ? { enum: [...p.allowed] } : {}),
-            examples: [p.example],
-          },
-        ]),
-      ),
+      properties: {
+        ...Object.fromEntries(
+          tool.route.params.map((p) => [
+            p.name,
+            {
+              type: 'string',
+              description: p.description,
+              ...(p.pattern ? { pattern: p.pattern } : {}),
+              ...(p.allowed ? { enum: [...p.allowed] } : {}),
+              examples: [p.example],
+            },
+          ]),
+        ),
+        // A situation tool takes each fact as a typed argument beside the action.
+        ...(tool.route.situation ? Object.fromEntries(facts.map((f) => [f.fact, factJsonSchema(f)])) : {}),
+      },
       additionalProperties: false,
     },
     outputSchema: outputSchemas[tool.name],
