@@ -5,6 +5,7 @@ import type { PricingRow } from '../schema/content.js'
 import type { Comparable, PriceSpread } from '../schema/datasets.js'
 import { INDEX_CATEGORIES } from '../schema/vocabulary.js'
 import { baseUnit } from './price-format.js'
+import { comparableUnit } from './unit-conversion.js'
 
 export function comparables(rows: readonly PricingRow[]): Comparable[] {
   return INDEX_CATEGORIES.map((category) => {
@@ -15,6 +16,13 @@ export function comparables(rows: readonly PricingRow[]): Comparable[] {
       if (r.unit_price_usd !== null && r.usage_unit !== null) {
         const unit = baseUnit(r.usage_unit)
         byUnit[unit] = [...(byUnit[unit] ?? []), r.unit_price_usd]
+      }
+    // Paid only: exact conversions put per-hour beside per-minute, a pack of N beside one.
+    const byConvertedUnit: Record<string, number[]> = {}
+    for (const r of inCategory)
+      if (r.unit_price_usd !== null && r.usage_unit !== null) {
+        const { unit, price } = comparableUnit(r.unit_price_usd, r.usage_unit)
+        byConvertedUnit[unit] = [...(byConvertedUnit[unit] ?? []), price]
       }
     const models: Record<string, number> = {}
     for (const r of inCategory)
@@ -30,17 +38,22 @@ export function comparables(rows: readonly PricingRow[]): Comparable[] {
       entry_usd_month: spread(
         inCategory.flatMap((r) => (r.entry_usd_month === null ? [] : [r.entry_usd_month])),
       ),
-      unit_price_usd_by_unit: Object.fromEntries(
-        Object.entries(byUnit)
-          .sort(([a], [b]) => a.localeCompare(b))
-          .flatMap(([unit, prices]) => {
-            const s = spread(prices)
-            return s ? [[unit, s]] : []
-          }),
-      ),
+      unit_price_usd_by_unit: spreads(byUnit),
+      unit_price_usd_by_converted_unit: spreads(byConvertedUnit),
       pricing_models: Object.fromEntries(Object.entries(models).sort(([a], [b]) => a.localeCompare(b))),
     }
   })
+}
+
+function spreads(byUnit: Record<string, number[]>): Record<string, PriceSpread> {
+  return Object.fromEntries(
+    Object.entries(byUnit)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .flatMap(([unit, prices]) => {
+        const s = spread(prices)
+        return s ? [[unit, s]] : []
+      }),
+  )
 }
 
 /** Median (mean of the middle two for an even count), minimum and maximum; null with no values. */

@@ -9,6 +9,8 @@ import { SERVICE_VERSION } from '../schema/routes.js'
 import { PHASES } from '../schema/vocabulary.js'
 import { comparables } from './comparables.js'
 import { pricingCounts } from './pricing-footing.js'
+import { freshness } from './pricing-freshness.js'
+import { publishedPricingRows } from './published-pricing-rows.js'
 import type { Content } from './validate.js'
 
 const phaseOrder = (slug: string) => PHASES.findIndex((p) => p.slug === slug)
@@ -46,7 +48,8 @@ export function inventory(content: Content): Inventory {
   }
 }
 
-export function compileDatasets(content: Content): BundleData {
+/** `asOf` (YYYY-MM-DD) is the day freshness is derived on: the build's date unless a test names one. */
+export function compileDatasets(content: Content, asOf: string): BundleData {
   const rules = ordered(content.rules)
   const playbooks = ordered(content.playbooks)
   const gates = ordered(content.gates)
@@ -85,12 +88,11 @@ export function compileDatasets(content: Content): BundleData {
     playbooks: { playbooks: playbooks.map(publish) },
     checklist: { checklist: gates.map(publish) },
     pricing: {
-      rows: [...content.pricingRows].sort(
-        (a, b) => a.category.localeCompare(b.category) || a.id.localeCompare(b.id),
-      ),
+      rows: publishedPricingRows(content.pricingRows, corrections, asOf),
       comparables: comparables(content.pricingRows),
       counts: pricingCounts(content.pricingRows),
       latest_correction: corrections.at(-1)?.date ?? null,
+      freshness: freshness(content.pricingRows, asOf),
     },
     changes: { corrections },
   }

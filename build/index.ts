@@ -25,6 +25,7 @@ import {
 import { BuildFailed, type BuildIssue } from './issues.js'
 import { landingPage } from './landing-page.js'
 import { openapi } from './openapi.js'
+import { todayUtc } from './pricing-freshness.js'
 import { pricingPage } from './pricing-page.js'
 import {
   isLocalAddress,
@@ -53,6 +54,11 @@ export interface BuildOptions {
    * discovery files name the registry entry; when not, neither.
    */
   registryPublicKey?: string
+  /**
+   * The day (YYYY-MM-DD) the pricing freshness is derived on: which rows are older than the re-read
+   * period. Today in UTC unless set (tests set it, so a build's bytes never depend on the clock).
+   */
+  asOf?: string
 }
 
 export interface BuildResult {
@@ -89,7 +95,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const content = validate(raw, options.expected, issues)
   if (issues.length) throw new BuildFailed(issues)
 
-  const data = compileDatasets(content)
+  const data = compileDatasets(content, options.asOf ?? todayUtc())
   issues.push(...checkBundles(data))
   const { files: bundles, manifest } = bundle(data)
   const api = openapi(options.urls, content.facts)

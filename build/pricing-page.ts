@@ -1,12 +1,18 @@
 /**
  * The human-readable pricing index page (/pricing/): static HTML with inline CSS and inline SVG
- * charts, no script and no outside request. Built only from the bundles, so the same content always
- * gives the same bytes (no build date, no live numbers).
+ * charts, no script and no outside request. Built only from the bundles, so the same content on the
+ * same as-of date gives the same bytes: the one date it carries is the freshness as_of (which rows
+ * are due for re-read), and it has no live numbers.
  */
 import type { ServiceUrls } from '../schema/config.js'
-import type { PricingRow } from '../schema/content.js'
-import type { ChangesBundle, Comparable, PricingBundle } from '../schema/datasets.js'
-import { DATASET_NAME, methodStatement, PRIVACY_STATEMENT, RIGHT_OF_REPLY } from '../schema/pricing-index.js'
+import type { ChangesBundle, Comparable, PricingBundle, PublishedPricingRow } from '../schema/datasets.js'
+import {
+  DATASET_NAME,
+  methodStatement,
+  PAID_ADDS,
+  PRIVACY_STATEMENT,
+  RIGHT_OF_REPLY,
+} from '../schema/pricing-index.js'
 import { PRICE, routeByName } from '../schema/routes.js'
 import { DISCLOSURE_THRESHOLD, Submission } from '../schema/submission.js'
 import {
@@ -40,6 +46,7 @@ export function pricingPage(pricing: PricingBundle, changes: ChangesBundle, urls
     comparable: pricing.comparables.find((c) => c.category === category),
   }))
   const latest = pricing.latest_correction
+  const fresh = pricing.freshness
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -60,9 +67,11 @@ export function pricingPage(pricing: PricingBundle, changes: ChangesBundle, urls
 <li><strong>${gated}</strong> send at least one tier to a sales call</li>
 <li><strong>${unpriced}</strong> publish no price on the pricing page we read</li>
 <li><strong>${notRead}</strong> price not read yet (pricing page still to read)</li>
+<li id="freshness"><strong>${fresh.due_for_reread}</strong> due for re-read: read more than ${fresh.reread_period_days} days before <time datetime="${escapeHtml(fresh.as_of)}">${escapeHtml(fresh.as_of)}</time>, the day this page was built (rows are re-read monthly)</li>
 <li>Latest correction: <strong>${latest ? `<time datetime="${escapeHtml(latest)}">${escapeHtml(latest)}</time>` : 'none yet'}</strong></li>
 </ul>
 <p>The same rows, with derived comparables, are sold to agents as JSON at <code>GET ${escapeHtml(path('pricing'))}</code> (${escapeHtml(PRICE.display)} per query, paid per call over HTTP 402, no account); dated corrections alone at <code>GET ${escapeHtml(path('changes'))}</code>. The free descriptor is at <a href="${escapeHtml(path('index'))}">${escapeHtml(path('index'))}</a>.</p>
+<p>${escapeHtml(PAID_ADDS)}</p>
 <nav aria-label="Contents"><ul>
 <li><a href="#method">How rows are made</a></li>
 ${categories.map((c) => `<li><a href="#${c.category}">${escapeHtml(CATEGORY_TITLES[c.category])}</a> (${c.rows.length})</li>`).join('\n')}
@@ -111,7 +120,7 @@ ${correctionsTable(changes.corrections, rows)}
 
 function categorySection(
   category: IndexCategory,
-  rows: readonly PricingRow[],
+  rows: readonly PublishedPricingRow[],
   comparable: Comparable | undefined,
 ): string {
   const title = CATEGORY_TITLES[category]
@@ -146,7 +155,7 @@ function optionalFields(): string {
 }
 
 /** The newest read date of any row: a fact of the content, not of the build. */
-function lastRead(rows: readonly PricingRow[]): string {
+function lastRead(rows: readonly PublishedPricingRow[]): string {
   return (
     rows
       .map((r) => r.read_on)

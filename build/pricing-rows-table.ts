@@ -3,6 +3,7 @@
  * the vendor's page (price or the reason there is none, the verbatim quote, the URL and the read date).
  */
 import type { PricingRow } from '../schema/content.js'
+import type { PublishedPricingRow } from '../schema/datasets.js'
 import { escapeHtml, safeHref } from './html.js'
 import { formatUsd, nullReasonText, perUnit } from './price-format.js'
 
@@ -15,7 +16,7 @@ const READ_FROM: Record<PricingRow['read_from'], string> = {
  * Roles are written out because narrow screens restyle the cells as blocks, and some browsers then
  * drop the table semantics that screen readers rely on.
  */
-export function rowsTable(caption: string, rows: readonly PricingRow[]): string {
+export function rowsTable(caption: string, rows: readonly PublishedPricingRow[]): string {
   return `<table class="rows" role="table">
 <caption>${escapeHtml(caption)}</caption>
 <thead role="rowgroup"><tr role="row"><th scope="col" role="columnheader">Product</th><th scope="col" role="columnheader">Pricing model</th><th scope="col" role="columnheader">Published price</th><th scope="col" role="columnheader">Evidence (verbatim)</th><th scope="col" role="columnheader">Source</th></tr></thead>
@@ -25,7 +26,7 @@ ${rows.map(rowLine).join('\n')}
 </table>`
 }
 
-function rowLine(r: PricingRow): string {
+function rowLine(r: PublishedPricingRow): string {
   const cell = (label: string, html: string) =>
     `<td role="cell" data-label="${escapeHtml(label)}">${html}</td>`
   return `<tr role="row" id="row-${escapeHtml(r.id)}">${[
@@ -69,9 +70,12 @@ function evidenceCell(r: PricingRow): string {
   return `${quote}${dated}${note}`
 }
 
-function sourceCell(r: PricingRow): string {
+function sourceCell(r: PublishedPricingRow): string {
   const href = safeHref(r.source_url)
   const shown = escapeHtml(r.source_url.replace(/^https?:\/\//, ''))
   const link = href ? `<a href="${href}" rel="nofollow noreferrer" class="url">${shown}</a>` : shown
-  return `${link}<br><span class="small">Read <time datetime="${escapeHtml(r.read_on)}">${escapeHtml(r.read_on)}</time>, ${READ_FROM[r.read_from]}</span>`
+  const due = r.reread_due
+    ? `<br><span class="marker due">due for re-read (read ${r.days_since_read} days ago)</span>`
+    : ''
+  return `${link}<br><span class="small">Read <time datetime="${escapeHtml(r.read_on)}">${escapeHtml(r.read_on)}</time>, ${READ_FROM[r.read_from]}</span>${due}`
 }

@@ -5,6 +5,7 @@
 import {
   DATASET_NAME,
   methodStatement,
+  PAID_ADDS,
   PRIVACY_STATEMENT,
   type PricingIndexDescriptor,
   RIGHT_OF_REPLY,
@@ -58,6 +59,7 @@ export async function pricingIndex(env: Env): Promise<PricingIndexDescriptor | P
       endpoint: `${env.BASE_URL}${pricing.path}`,
       price: `${PRICE.display} per query`,
       returns: pricing.summary,
+      adds: PAID_ADDS,
     },
     contributions: await contributions(env),
     latest_correction: data.pricing.latest_correction,
@@ -68,5 +70,6 @@ export async function pricingIndex(env: Env): Promise<PricingIndexDescriptor | P
       no_published_price: data.pricing.counts.no_published_price,
       price_not_read: data.pricing.counts.price_not_read,
     },
+    freshness: data.pricing.freshness,
   }
 }

@@ -165,74 +165,75 @@ export type Gate = z.infer<typeof Gate>
  */
 export const NullReason = z.enum(['not-published', 'sales-gated', 'pricing-page-not-read'])
 
-export const PricingRow = z
-  .strictObject({
-    id: Id,
-    product: Text,
-    vendor: Text,
-    category: IndexCategory,
-    /** Null only when the vendor's page does not say how it charges. */
-    pricing_model: PricingModel.nullable(),
-    entry_usd_month: z.number().nonnegative().nullable(),
-    unit_price_usd: z.number().nonnegative().nullable(),
-    usage_unit: Text.nullable(),
-    /** Required when both prices are null. */
-    null_reason: NullReason.nullable(),
-    /** The vendor's own page sends at least one tier to a sales call for its price (FORMAT.md). */
-    sales_gated: z.boolean(),
-    /** The tier the vendor sends to sales (e.g. "Enterprise"); required exactly when sales_gated. */
-    gated_tier: Text.nullable().default(null),
-    quote: Text,
-    source_url: HttpsUrl,
-    /**
-     * The vendor's own page for this product's prices (its pricing page, or the docs or help page
-     * the vendor names as the place for prices). Required with a null_reason or a sales gate; equal
-     * to source_url for `not-published`, `sales-gated` and a gate, unequal for `pricing-page-not-read`
-     * (the page still to read). FORMAT.md, "Two nulls"; the build checks it.
-     */
-    pricing_page_url: HttpsUrl.nullable().default(null),
-    read_on: IsoDate,
-    /** How the page was read: live from the vendor, or a stored copy of the vendor's page. */
-    read_from: z.enum(['vendor-page', 'stored-copy-of-vendor-page']),
-    /** Only when the page text itself states a date ("Effective December 5th, 2025"). */
-    page_states_date: Text.nullable().default(null),
-    /** What told us the page read is the vendor's newest version (a stated date, a "Legacy" mark, ...). */
-    newest_because: Text,
-    note: Text.nullable().default(null),
-  })
-  .superRefine((row, ctx) => {
-    const priced = row.entry_usd_month !== null || row.unit_price_usd !== null
-    if (!priced && row.null_reason === null)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['null_reason'],
-        message: 'both prices are null: say why (not-published, sales-gated or pricing-page-not-read)',
-      })
-    if (priced && row.null_reason !== null)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['null_reason'],
-        message: 'a price is published, so null_reason must be null',
-      })
-    if (row.sales_gated !== (row.gated_tier !== null))
-      ctx.addIssue({
-        code: 'custom',
-        path: ['gated_tier'],
-        message: 'name the tier sent to sales exactly when sales_gated is true',
-      })
-    if (row.null_reason === 'sales-gated' && !row.sales_gated)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['sales_gated'],
-        message: 'null_reason sales-gated needs sales_gated: true',
-      })
-    if (row.unit_price_usd !== null && row.usage_unit === null)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['usage_unit'],
-        message: 'a unit price needs its unit (e.g. resolution, minute, 1M input tokens)',
-      })
-  })
+/** A row's fields before the checks that tie them together; the published (paid) row extends them. */
+export const PricingRowFields = z.strictObject({
+  id: Id,
+  product: Text,
+  vendor: Text,
+  category: IndexCategory,
+  /** Null only when the vendor's page does not say how it charges. */
+  pricing_model: PricingModel.nullable(),
+  entry_usd_month: z.number().nonnegative().nullable(),
+  unit_price_usd: z.number().nonnegative().nullable(),
+  usage_unit: Text.nullable(),
+  /** Required when both prices are null. */
+  null_reason: NullReason.nullable(),
+  /** The vendor's own page sends at least one tier to a sales call for its price (FORMAT.md). */
+  sales_gated: z.boolean(),
+  /** The tier the vendor sends to sales (e.g. "Enterprise"); required exactly when sales_gated. */
+  gated_tier: Text.nullable().default(null),
+  quote: Text,
+  source_url: HttpsUrl,
+  /**
+   * The vendor's own page for this product's prices (its pricing page, or the docs or help page
+   * the vendor names as the place for prices). Required with a null_reason or a sales gate; equal
+   * to source_url for `not-published`, `sales-gated` and a gate, unequal for `pricing-page-not-read`
+   * (the page still to read). FORMAT.md, "Two nulls"; the build checks it.
+   */
+  pricing_page_url: HttpsUrl.nullable().default(null),
+  read_on: IsoDate,
+  /** How the page was read: live from the vendor, or a stored copy of the vendor's page. */
+  read_from: z.enum(['vendor-page', 'stored-copy-of-vendor-page']),
+  /** Only when the page text itself states a date ("Effective December 5th, 2025"). */
+  page_states_date: Text.nullable().default(null),
+  /** What told us the page read is the vendor's newest version (a stated date, a "Legacy" mark, ...). */
+  newest_because: Text,
+  note: Text.nullable().default(null),
+})
+
+export const PricingRow = PricingRowFields.superRefine((row, ctx) => {
+  const priced = row.entry_usd_month !== null || row.unit_price_usd !== null
+  if (!priced && row.null_reason === null)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['null_reason'],
+      message: 'both prices are null: say why (not-published, sales-gated or pricing-page-not-read)',
+    })
+  if (priced && row.null_reason !== null)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['null_reason'],
+      message: 'a price is published, so null_reason must be null',
+    })
+  if (row.sales_gated !== (row.gated_tier !== null))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['gated_tier'],
+      message: 'name the tier sent to sales exactly when sales_gated is true',
+    })
+  if (row.null_reason === 'sales-gated' && !row.sales_gated)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['sales_gated'],
+      message: 'null_reason sales-gated needs sales_gated: true',
+    })
+  if (row.unit_price_usd !== null && row.usage_unit === null)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['usage_unit'],
+      message: 'a unit price needs its unit (e.g. resolution, minute, 1M input tokens)',
+    })
+})
 export type PricingRow = z.infer<typeof PricingRow>
 
 /** One dated entry of the corrections log (content/pricing/corrections.yaml). */

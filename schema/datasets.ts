@@ -2,9 +2,9 @@
  * Shapes of the compiled datasets: what the build writes into bundles and the gateway serves.
  */
 import * as z from 'zod'
-import { Correction, Gate, Playbook, PricingRow, Rule, ThresholdUse } from './content.js'
+import { Correction, Gate, Playbook, PricingRowFields, Rule, ThresholdUse } from './content.js'
 import { Fact } from './situation.js'
-import { INDEX_CATEGORIES } from './vocabulary.js'
+import { INDEX_CATEGORIES, IsoDate } from './vocabulary.js'
 
 /*
  * Each shape is a zod schema: the build checks every bundle against it before writing, openapi.json
@@ -103,12 +103,55 @@ export const Comparable = z.object({
   price_not_read: z.number().int(),
   entry_usd_month: PriceSpread.nullable(),
   unit_price_usd_by_unit: z.record(z.string(), PriceSpread),
+  /**
+   * Paid only: the same unit prices after exact unit conversions (an hour is 60 minutes; a pack of
+   * N sessions is N sessions), so a per-hour and a per-minute price share one scale.
+   */
+  unit_price_usd_by_converted_unit: z.record(z.string(), PriceSpread),
   pricing_models: z.record(z.string(), z.number().int()),
 })
 export type Comparable = z.infer<typeof Comparable>
 
+/** The same unit price in another unit, by an exact conversion (never an estimate). */
+export const UnitEquivalent = z.object({
+  unit_price_usd: z.number(),
+  usage_unit: z.string(),
+  /** The conversion, in words: "1 hour = 60 minutes", "1 pack of 100 sessions = 100 sessions". */
+  conversion: z.string(),
+})
+export type UnitEquivalent = z.infer<typeof UnitEquivalent>
+
+/**
+ * A row as the paid JSON serves it: the row, plus what the free page does not carry (exact per-unit
+ * equivalents, the row's own price history, the page's stated date as a date) and its freshness.
+ */
+export const PublishedPricingRow = PricingRowFields.extend({
+  /** unit_price_usd in the other units it converts to exactly; empty when none does. */
+  per_unit: z.array(UnitEquivalent),
+  /** This row's dated corrections from the corrections log, oldest first. */
+  price_history: z.array(Correction),
+  /** page_states_date as YYYY-MM-DD (or YYYY-MM when the page names only a month); null if none. */
+  page_states_on: z.string().nullable(),
+  /** Whole days from read_on to the build's as_of date. */
+  days_since_read: z.number().int(),
+  /** read_on is older than the re-read period on the as_of date: this vendor page is due for re-reading. */
+  reread_due: z.boolean(),
+})
+export type PublishedPricingRow = z.infer<typeof PublishedPricingRow>
+
+/** Freshness on the build's date: how many rows were read longer ago than the re-read period. */
+export const Freshness = z.object({
+  /** The day the build derived freshness on (UTC). */
+  as_of: IsoDate,
+  reread_period_days: z.number().int(),
+  due_for_reread: z.number().int(),
+  /** Ids of the rows due, the one read longest ago first. */
+  due_rows: z.array(z.string()),
+})
+export type Freshness = z.infer<typeof Freshness>
+
 export const PricingBundle = z.object({
-  rows: z.array(PricingRow),
+  rows: z.array(PublishedPricingRow),
   comparables: z.array(Comparable),
   /**
    * Derived from the rows (FORMAT.md, "Two nulls"): publish a price + no published price + price not
@@ -122,6 +165,7 @@ export const PricingBundle = z.object({
     price_not_read: z.number().int(),
   }),
   latest_correction: z.string().nullable(),
+  freshness: Freshness,
 })
 export type PricingBundle = z.infer<typeof PricingBundle>
 

@@ -19,7 +19,13 @@ export const PricingIndexDescriptor = z.strictObject({
     privacy: z.string(),
   }),
   right_of_reply: z.string(),
-  paid: z.strictObject({ endpoint: z.string(), price: z.string(), returns: z.string() }),
+  paid: z.strictObject({
+    endpoint: z.string(),
+    price: z.string(),
+    returns: z.string(),
+    /** What the paid JSON adds over the free page (PAID_ADDS). */
+    adds: z.string(),
+  }),
   contributions: Contributions,
   /** Date of the latest correction, so an agent can skip a /changes call that would return nothing. */
   latest_correction: z.string().nullable(),
@@ -34,8 +40,27 @@ export const PricingIndexDescriptor = z.strictObject({
     no_published_price: z.number().int(),
     price_not_read: z.number().int(),
   }),
+  /** Rows read longer ago than the re-read period, derived on the build's date (as_of). */
+  freshness: z.strictObject({
+    as_of: z.string(),
+    reread_period_days: z.number().int(),
+    due_for_reread: z.number().int(),
+    /** Ids of the rows due, the one read longest ago first. */
+    due_rows: z.array(z.string()),
+  }),
 })
 export type PricingIndexDescriptor = z.infer<typeof PricingIndexDescriptor>
+
+/**
+ * The re-read period, defined once. Rows are re-read against their vendor pages monthly (the job in
+ * .github/workflows/reread.yml runs on the first of each month); 31 days is the longest gap between
+ * two runs, so a row whose read_on is older than that has missed a re-read and is due.
+ */
+export const REREAD_PERIOD_DAYS = 31
+
+/** What the paid JSON adds over the free page; said in the descriptor, on the page and in README. */
+export const PAID_ADDS =
+  "The free page holds every row, quote and note and the full corrections log. The paid JSON adds: each unit price converted exactly into the other units it converts to (per hour and per minute; a pack of N sessions and one session), and category medians on those converted units; each row's own price history from the corrections log; the date the vendor page states, as a date (YYYY-MM-DD, or YYYY-MM when the page names only a month); and each row's days since it was read and whether it is due for re-read."
 
 /** How every row is made; shown in the descriptor and on the human page. */
 export const METHOD_STATEMENT =

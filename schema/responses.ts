@@ -3,13 +3,15 @@
  * tools' outputSchema are generated from these, and tests check real answers against them.
  */
 import * as z from 'zod'
-import { Correction, PricingRow } from './content.js'
+import { Correction } from './content.js'
 import {
   Catalogue,
   Comparable,
+  Freshness,
   PricingBundle,
   PublishedGate,
   PublishedPlaybook,
+  PublishedPricingRow,
   PublishedRule,
 } from './datasets.js'
 import { PricingIndexDescriptor } from './pricing-index.js'
@@ -49,9 +51,10 @@ export const PricingAnswer = z.union([
   PricingBundle,
   z.object({
     category: z.string(),
-    rows: z.array(PricingRow),
+    rows: z.array(PublishedPricingRow),
     comparables: z.array(Comparable),
     latest_correction: z.string().nullable(),
+    freshness: Freshness,
   }),
 ])
 export const ChangesAnswer = z.object({ since: z.string(), count, corrections: z.array(Correction) })
@@ -108,7 +111,7 @@ const SHARED: [z.ZodType, string][] = [
   [PublishedRule, 'Rule'],
   [PublishedPlaybook, 'Playbook'],
   [PublishedGate, 'Gate'],
-  [PricingRow, 'PricingRow'],
+  [PublishedPricingRow, 'PricingRow'],
   [Comparable, 'Comparable'],
   [Correction, 'Correction'],
   [Contributions, 'Contributions'],

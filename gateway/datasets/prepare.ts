@@ -3,8 +3,8 @@
  * and hand back the payload builder. A filter that matches nothing is a 404 listing valid values,
  * decided here, before any payment challenge.
  */
-import type { CheckSpec, PricingRow } from '../../schema/content.js'
-import type { BundleData, PublishedRule } from '../../schema/datasets.js'
+import type { CheckSpec } from '../../schema/content.js'
+import type { BundleData, Freshness, PublishedPricingRow, PublishedRule } from '../../schema/datasets.js'
 import {
   type AppliesBecause,
   appliesBecause,
@@ -75,6 +75,13 @@ function situate<T extends { id: string }>(
       ),
     }
   return { ok: true, items: kept, because, situation, filters, named }
+}
+
+/** The index's freshness narrowed to one category's rows: its due rows and their count. */
+function categoryFreshness(freshness: Freshness, rows: readonly PublishedPricingRow[]): Freshness {
+  const ids = new Set(rows.map((r) => r.id))
+  const due = freshness.due_rows.filter((id) => ids.has(id))
+  return { ...freshness, due_for_reread: due.length, due_rows: due }
 }
 
 /** Items carrying the topic (all items without one), under `key`; no match is a 404 listing the valid topics. */
@@ -172,7 +179,7 @@ export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: n
           allowed: INDEX_CATEGORIES,
         }),
       }
-    const rows: PricingRow[] = data.pricing.rows.filter((r) => r.category === category)
+    const rows: PublishedPricingRow[] = data.pricing.rows.filter((r) => r.category === category)
     if (!rows.length)
       return {
         ok: false,
@@ -189,6 +196,7 @@ export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: n
         rows,
         comparables: data.pricing.comparables.filter((c) => c.category === category),
         latest_correction: data.pricing.latest_correction,
+        freshness: categoryFreshness(data.pricing.freshness, rows),
       }),
     }
   },

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import type { Gate } from '../../schema/content.js'
-import { PricingIndexDescriptor } from '../../schema/pricing-index.js'
+import { PAID_ADDS, PricingIndexDescriptor, REREAD_PERIOD_DAYS } from '../../schema/pricing-index.js'
 import { ROUTES } from '../../schema/routes.js'
 import { ACTIONS } from '../../schema/vocabulary.js'
 import { base, get, payOnce } from '../support/service.js'
@@ -53,6 +53,30 @@ describe('free data', () => {
     expect(body.contribute.categories).toContain('other')
     expect(body.paid.endpoint).toBe(`${base()}/v1/pricing`)
     expect(body.contributions.disclosure_rule).toMatch(/5/)
+  })
+
+  it('behavior: the descriptor says what the paid JSON adds and counts the rows due for re-read as the paid rows mark them', async () => {
+    const body = PricingIndexDescriptor.parse(await (await get('/v1/pricing/index')).json())
+    expect(body.paid.adds).toBe(PAID_ADDS)
+    expect(body.freshness.reread_period_days).toBe(REREAD_PERIOD_DAYS)
+    expect(body.freshness.due_for_reread).toBe(body.freshness.due_rows.length)
+    const { paid } = await payOnce('/v1/pricing')
+    expect(paid.status).toBe(200)
+    const answer = (await paid.json()) as {
+      freshness: unknown
+      rows: { id: string; reread_due: boolean; per_unit: unknown[]; price_history: unknown[] }[]
+    }
+    expect(answer.freshness).toEqual(body.freshness)
+    expect(
+      answer.rows
+        .filter((r) => r.reread_due)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual([...body.freshness.due_rows].sort())
+    for (const r of answer.rows) {
+      expect(Array.isArray(r.per_unit), r.id).toBe(true)
+      expect(Array.isArray(r.price_history), r.id).toBe(true)
+    }
   })
 
   it('behavior: an ETag revalidates to 304', async () => {
