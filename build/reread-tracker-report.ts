@@ -82,7 +82,7 @@ export function trackerSection(comparisons: readonly TrackerComparison[], releas
   ]
   for (const c of comparisons)
     lines.push(
-      `| ${cell(c.id)} | ${VERDICT_TEXT[c.verdict]} | ${usd(c.ours.unit_price_usd)} | ${cell(oursDate(c))} | ${cell(theirs(c))} | ${cell(c.tracker?.pricing_urls.join(' ') ?? '')} | ${cell(c.ours.source_url)} |`,
+      `| ${cell(c.id)} | ${VERDICT_TEXT[c.verdict]} | ${usd(c.ours.unit_price_usd)} | ${cell(oursDate(c))} | ${cell(theirs(c))} | ${cell(c.tracker_sources.join(' '))} | ${cell(c.ours.source_url)} |`,
     )
   return lines
 }

@@ -53,7 +53,13 @@ export interface TrackerComparison {
   }
   tracker_model: TrackerModel | null
   tracker: TrackerPrices | null
+  /** The pages the tracker names as its sources for the provider, also when it lacks the model. */
+  tracker_sources: string[]
 }
+
+/** The tracker's own source pages for a provider, from its shipped data. */
+export const genaiPricesSources = (provider: string): string[] =>
+  findProvider({ providerId: provider })?.pricing_urls ?? []
 
 /** The rows the tracker can speak to: model APIs priced per 1M input tokens. */
 export function trackedRows(rows: readonly PricingRow[]): PricingRow[] {
@@ -96,6 +102,7 @@ export function compareWithTracker(
   rows: readonly PricingRow[],
   date: string,
   lookup: TrackerLookup = genaiPricesLookup,
+  sources: (provider: string) => string[] = genaiPricesSources,
 ): TrackerComparison[] {
   const compared = trackedRows(rows).map((row): TrackerComparison => {
     const price = row.unit_price_usd as number
@@ -122,6 +129,7 @@ export function compareWithTracker(
       },
       tracker_model: trackerModel,
       tracker,
+      tracker_sources: tracker?.pricing_urls ?? (trackerModel ? sources(trackerModel.provider) : []),
     }
   })
   return compared.sort(byPriority)

@@ -88,8 +88,15 @@ describe('re-read: the independent tracker', () => {
       ['unmapped-api', 'not-mapped', '2026-09-01'],
       [a, 'agrees', '2026-08-01'],
     ])
-    const listed = compareWithTracker([modelRow(a, 1, DATE)], DATE, () => null)
+    const listed = compareWithTracker(
+      [modelRow(a, 1, DATE)],
+      DATE,
+      () => null,
+      () => ['https://tracker.example/src'],
+    )
     expect(listed[0]?.verdict).toBe('not-listed')
+    // The tracker's own sources are named even when it lacks the model, so both pages can be read.
+    expect(listed[0]?.tracker_sources).toEqual(['https://tracker.example/src'])
   })
 
   it('behavior: the report and the console name both dates and say a disagreement changes no price', () => {
