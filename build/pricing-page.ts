@@ -14,7 +14,7 @@ import {
   RIGHT_OF_REPLY,
 } from '../schema/pricing-index.js'
 import { PRICE, routeByName } from '../schema/routes.js'
-import { DISCLOSURE_THRESHOLD, Submission } from '../schema/submission.js'
+import { DISCLOSURE_RULE, Submission } from '../schema/submission.js'
 import {
   INDEX_CATEGORIES,
   type IndexCategory,
@@ -97,7 +97,8 @@ ${correctionsTable(changes.corrections, rows)}
 <h2 id="crowd-h">Crowd submissions and aggregates</h2>
 <p>Anyone who pays for an AI product can add what they pay, with no account: send a JSON body to <code>POST ${escapeHtml(path('submit'))}</code> (<code>Content-Type: application/json</code>). Required: <code>category</code>, <code>pricing_model</code> and at least one of <code>entry_usd_month</code> or <code>unit_price_usd</code> (USD). Optional: ${optionalFields()}.</p>
 <p>Categories: ${SUBMISSION_CATEGORIES.map((c) => `<code>${escapeHtml(c)}</code>`).join(', ')}. Pricing models: ${PRICING_MODELS.map((m) => `<code>${escapeHtml(m)}</code>`).join(', ')}.</p>
-<p>Submissions are kept apart from the index above and never change a row. No individual submission is ever republished. What is published per category is the number of submissions, a count per pricing model, and the median entry and unit price, and a median only once the category has <strong>${DISCLOSURE_THRESHOLD} or more submissions</strong>; below that it is null.</p>
+<p>Submissions are kept apart from the index above and never change a row. What is published per category is the number of submissions, a count per pricing model, and the median entry and unit price. The disclosure rule, as served with the aggregates, says when and what that still gives away:</p>
+<blockquote id="disclosure-rule"><p>${escapeHtml(DISCLOSURE_RULE)}</p></blockquote>
 <p>This page is static, so it carries no live numbers. The current aggregates are free at <a href="${escapeHtml(path('aggregates'))}">${escapeHtml(path('aggregates'))}</a>, and in the <code>contributions</code> block of <a href="${escapeHtml(path('index'))}">${escapeHtml(path('index'))}</a>.</p>
 </section>
 <section id="right-of-reply" aria-labelledby="reply-h">

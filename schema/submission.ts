@@ -4,7 +4,9 @@
 import * as z from 'zod'
 import { PricingModel, SubmissionCategory } from './vocabulary.js'
 
-const Price = z.number().finite().nonnegative().max(10_000_000)
+/** The largest price a submission may give (USD). */
+export const MAX_PRICE_USD = 10_000_000
+const Price = z.number().finite().nonnegative().max(MAX_PRICE_USD)
 const ShortText = (max: number) => z.string().trim().min(1).max(max)
 
 export const Submission = z
@@ -51,4 +53,9 @@ export const Contributions = z.strictObject({
 })
 export type Contributions = z.infer<typeof Contributions>
 
-export const DISCLOSURE_RULE = `Only category medians are published, and only once a category has ${DISCLOSURE_THRESHOLD} or more submissions from ${DISCLOSURE_THRESHOLD} or more distinct submitters (told apart by a salted hash of the client's network, its IPv4 /24 or IPv6 /48, never the address) and the price has ${DISCLOSURE_THRESHOLD} or more values; below that the median is null and the pricing-model counts are withheld. A median of an even count is the mean of the two middle values. Aggregates, counts included, are published from a periodic snapshot (as_of), so one new submission cannot be isolated by reading them before and after it. Individual submissions and email addresses are never returned. Remaining risk: someone who controls ${DISCLOSURE_THRESHOLD - 1} distinct networks (IPv4 /24s or IPv6 /48s, not merely addresses or /64s) and is the only other submitter in a quiet category during one snapshot interval can still narrow down the next newcomer's price.`
+/**
+ * The disclosure rule, served as `disclosure_rule` with every aggregate and quoted word for word in
+ * README (test/build/disclosure-rule.test.ts): what is published, when, and exactly what the exact
+ * aggregates still give away (reproduced in test/submissions/disclosure.test.ts).
+ */
+export const DISCLOSURE_RULE = `Only category medians are published, and only once a category has ${DISCLOSURE_THRESHOLD} or more submissions from ${DISCLOSURE_THRESHOLD} or more distinct submitters (told apart by a salted hash of the client's network, its IPv4 /24 or IPv6 /48, never the address) and the price has ${DISCLOSURE_THRESHOLD} or more values; below that the median is null and the pricing-model counts are withheld. A median of an even count is the mean of the two middle values. Aggregates, counts included, are published from a periodic snapshot (as_of) holding everything that arrived since the one before: comparing two snapshots shows the arrivals in between only taken together (when a single submission arrived in a category, that is still its pricing model). Individual submissions and email addresses are never returned. What this does not hide, because medians and counts are exact and anyone may add rows: (1) whoever controls every other submitter network in a category (so at least ${DISCLOSURE_THRESHOLD - 1} networks) learns a newcomer's exact prices and exact pricing model, by putting their own prices at both extremes, which makes the median the newcomer's price, and subtracting their own pricing-model counts; with several newcomers in one snapshot, they learn the median of the newcomers' prices and how many chose each pricing model. (2) Once a category's median is published, anyone can move it with their own rows, one place for every two rows at one extreme, and so read every price submitted in that category, one value per price per snapshot, without learning who sent which.`

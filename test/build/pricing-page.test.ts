@@ -17,6 +17,7 @@ import { pricingPage } from '../../build/pricing-page.js'
 import { LOCAL_URLS } from '../../schema/config.js'
 import type { BundleManifest, ChangesBundle, PricingBundle } from '../../schema/datasets.js'
 import { DATASET_NAME } from '../../schema/pricing-index.js'
+import { DISCLOSURE_RULE } from '../../schema/submission.js'
 import { launchChromium } from '../support/chromium.js'
 
 const SCREENSHOTS = 'test-results'
@@ -124,6 +125,8 @@ describe('pricing page in Chromium', () => {
 
     // The crowd section points to the live aggregates instead of embedding numbers.
     expect(await page.locator('#crowd a[href="/v1/pricing/aggregates"]').count()).toBe(1)
+    // A submitter reads the same disclosure rule the aggregates are served with.
+    expect(await page.locator('#crowd #disclosure-rule').textContent()).toBe(DISCLOSURE_RULE)
     expect(await page.locator('script').count()).toBe(0)
 
     expect(consoleErrors).toEqual([])

@@ -5,55 +5,31 @@
  * Run: npx vitest run --project node test/submissions/submissions.test.ts
  */
 
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DISCLOSURE_RULE, DISCLOSURE_THRESHOLD } from '../../schema/submission.js'
-import { type RunningWorkers, startLocalWorkers } from '../../scripts/local-workers.js'
-import { freePort, SUBMISSIONS_CONFIG } from '../../scripts/service.js'
+import { type SubmissionsWorker, startSubmissionsWorker } from '../support/submissions-worker.js'
 
-const CONFIG = SUBMISSIONS_CONFIG
 const LIMIT = 40
 const BATCH = 50
 
-let state: string
-let worker: RunningWorkers
+let worker: SubmissionsWorker
 let base: URL
 
 beforeAll(async () => {
-  state = mkdtempSync(join(tmpdir(), 'subs-test-'))
-  worker = await startLocalWorkers({
-    port: await freePort(),
-    stateDir: state,
-    workers: [
-      {
-        config: CONFIG,
-        vars: {
-          SUBMIT_LIMIT_PER_MINUTE: String(LIMIT),
-          SUBMITTER_SALT: 'a-test-salt-of-at-least-thirty-two-bytes',
-          // Every read recomputes: these tests check the arithmetic; the snapshot is tested through the gateway.
-          AGGREGATE_SNAPSHOT_SECONDS: '0',
-        },
-      },
-    ],
+  worker = await startSubmissionsWorker({
+    SUBMIT_LIMIT_PER_MINUTE: String(LIMIT),
+    SUBMITTER_SALT: 'a-test-salt-of-at-least-thirty-two-bytes',
+    // Every read recomputes: these tests check the arithmetic; the snapshot is tested through the gateway.
+    AGGREGATE_SNAPSHOT_SECONDS: '0',
   })
-  base = new URL(worker.url)
+  base = worker.base
 })
 
-afterAll(async () => {
-  await worker?.dispose()
-  if (state) rmSync(state, { recursive: true, force: true })
-})
+afterAll(() => worker?.stop())
 
 /** Each test submits from its own client address, so the flood limit of one never touches another. */
-function submit(body: unknown, client: string, headers: Record<string, string> = {}) {
-  return fetch(new URL('/v1/pricing/submit', base), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'cf-connecting-ip': client, ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  })
-}
+const submit = (body: unknown, client: string, headers: Record<string, string> = {}) =>
+  worker.submit(body, client, headers)
 
 /** Runs `tasks` `size` at a time (each batch concurrent), in order. */
 async function inBatches<T>(tasks: (() => Promise<T>)[], size = BATCH): Promise<T[]> {
@@ -63,20 +39,7 @@ async function inBatches<T>(tasks: (() => Promise<T>)[], size = BATCH): Promise<
   return out
 }
 
-async function aggregates() {
-  const r = await fetch(new URL('/v1/pricing/aggregates', base))
-  expect(r.status).toBe(200)
-  return (await r.json()) as {
-    available: boolean
-    submissions: number
-    truncated: boolean
-    by_category: Record<
-      string,
-      { n: number; entry_p50: number | null; unit_p50: number | null; models: Record<string, number> }
-    >
-    disclosure_rule: string
-  }
-}
+const aggregates = () => worker.aggregates()
 
 describe('POST /v1/pricing/submit', () => {
   it('behavior: accepts a valid row with 202 and echoes none of it', async () => {
