@@ -10,6 +10,11 @@ export interface Env {
   LEDGER: DurableObjectNamespace<PaymentLedger>
   /** Failed payment attempts per client. */
   ATTEMPTS: DurableObjectNamespace<AttemptLimiter>
+  /**
+   * Workers Analytics Engine: one data point per reconciler run (blob1 `complete` or `behind`,
+   * double1 runs behind in a row). Optional: without it, the `reconciler-behind` log line remains.
+   */
+  RECONCILER_METRICS?: AnalyticsEngineDataset
   /** Refused payments a client may make per minute before 429 (default in failure-window.ts). */
   FAILED_PAYMENTS_PER_MINUTE?: string
   /** The submissions Worker (D1): submit, aggregates, counters. */

@@ -17,6 +17,7 @@ import { normaliseQuery } from './payment/binding.js'
 import { ledgerOf, requirePayment } from './payment/http.js'
 import { receiptHeader } from './payment/receipt.js'
 import { refundOrphans } from './payment/reconciler.js'
+import { cursorStoreOf } from './payment/reconciler-store.js'
 import { keySet, signedReceipt } from './payment/signed-receipt.js'
 import { pricingIndex } from './pricing-index.js'
 import { retiredFeed } from './retired.js'
@@ -189,7 +190,34 @@ export default {
   async scheduled(controller: ScheduledController, env: Env): Promise<void> {
     const config = paymentConfig(env)
     if (!config.ok) return
-    const report = await refundOrphans(config.config, ledgerOf(env), controller.scheduledTime)
+    const report = await refundOrphans(
+      config.config,
+      ledgerOf(env),
+      cursorStoreOf(env.LEDGER),
+      controller.scheduledTime,
+    )
     console.log('reconciler', JSON.stringify(report))
+    // The metric an operator alerts on: a run that could not read its whole band (behind > 0).
+    env.RECONCILER_METRICS?.writeDataPoint({
+      blobs: [report.bandComplete ? 'complete' : 'behind', report.failure ?? ''],
+      doubles: [
+        report.behindRuns,
+        report.pages,
+        report.examined,
+        report['refunded-now'],
+        report.pendingRecheck,
+      ],
+      indexes: ['reconciler'],
+    })
+    if (!report.bandComplete)
+      console.error(
+        'reconciler-behind',
+        JSON.stringify({
+          behindRuns: report.behindRuns,
+          band: report.band,
+          pages: report.pages,
+          failure: report.failure ?? 'more intents in the band than one run reads; the next run resumes',
+        }),
+      )
   },
 } satisfies ExportedHandler<Env>

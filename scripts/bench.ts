@@ -6,7 +6,8 @@
  *  (b) throughput and p50/p99 latency under a local load generator (undici, 127.0.0.1 only);
  *  (c) Worker bundle size (raw, gzip) and cold start;
  *  (d) build time for the real content and for content 100× larger;
- *  (e) aggregate read and submit latency at 10k and 1M stored submissions.
+ *  (e) aggregate read and submit latency at 10k and 1M stored submissions;
+ *  (f) the reconciler's processor calls per run with 1,000 and 100,000 other intents on the account.
  * Writes bench/results.md.
  */
 import { execFileSync } from 'node:child_process'
@@ -20,6 +21,7 @@ import { Challenge, Credential } from 'mppx'
 import { Pool } from 'undici'
 import { parse, stringify } from 'yaml'
 import { bundleComposition } from '../bench/bundle-composition.js'
+import { BAND_ORPHANS, BAND_OTHER, reconcilerCost } from '../bench/reconciler-cost.js'
 import { SEALING_KEY_FILE } from '../build/bundle.js'
 import { build } from '../build/index.js'
 import { readBundles } from '../gateway/datasets/bundle-store.js'
@@ -540,6 +542,9 @@ async function main() {
     )
     say(`| 100× larger (synthetic copies) | ~100× | ${fmt(bigMs, 0)} | ${fmt(bigMs / realMs)} |`)
 
+    // (f) reconciler cost, before (e) restarts the runtime
+    const reconciler = await reconcilerCost(BASE, service.processor.url)
+
     // (e) aggregates at 10k and 1M
     const at: Record<string, Awaited<ReturnType<typeof aggregateLatency>>> = {}
     for (const [label, count] of [
@@ -564,6 +569,25 @@ async function main() {
     const m = at['1M']
     if (k && m)
       say(`\nRatio 1M / 10k: aggregates ${fmt(m.read / k.read)}, submit ${fmt(m.submit / k.submit)}.`)
+
+    say()
+    say("## (f) The reconciler's processor calls per run (counted at the stand-in, not timed)")
+    say()
+    say(
+      `One run over the same band (${BAND_OTHER + BAND_ORPHANS} intents old enough to be orphans, ${BAND_ORPHANS} of them unclaimed charges of this service it refunds), with other intents on the account outside the band:`,
+    )
+    say()
+    say('| other intents on the account | processor calls in the run | refunds |')
+    say('|---|---|---|')
+    for (const r of reconciler) say(`| ${r.otherIntents.toLocaleString('en')} | ${r.calls} | ${r.refunds} |`)
+    const few = reconciler[0]
+    const many = reconciler.at(-1)
+    if (few && many) {
+      const ratio = many.calls / few.calls
+      say(
+        `\nRatio ${many.otherIntents.toLocaleString('en')} / ${few.otherIntents.toLocaleString('en')}: ${fmt(ratio)}× processor calls per run (${ratio <= 1.2 ? 'within' : 'NOT within'} 1.2×).`,
+      )
+    }
   } finally {
     await service?.stop()
     await rm(stateDir, { recursive: true, force: true })

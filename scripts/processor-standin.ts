@@ -7,10 +7,12 @@
  * - Idempotency: the first answer under an Idempotency-Key is stored, 5xx included, and replayed
  *   with `Idempotent-Replayed: true`; a second request while the first is still running under the
  *   same key gets 409 `idempotency_key_in_use` (nothing stored, safe to retry).
- * - PaymentIntents can be retrieved by id (consistent), listed newest first with `created` filters
- *   and `starting_after` paging (consistent, as Stripe's list endpoints are), and found by
- *   `metadata['challenge_id']` through search, which lags writes by `searchLagMs` (Stripe: usually
- *   under a minute, up to an hour during outages), so a search miss proves nothing.
+ * - PaymentIntents can be retrieved by id (consistent), listed newest first by `created` with
+ *   `created[gte]`/`created[lte]` filters, `limit` and `starting_after` paging (consistent, as
+ *   Stripe's list endpoints are), and found by `metadata['challenge_id']` through search, which lags
+ *   writes by `searchLagMs` (Stripe: usually under a minute, up to an hour during outages), so a
+ *   search miss proves nothing. An intent's `created` is when its create request arrived, as at
+ *   Stripe, even when the request is answered much later.
  * - An intent can sit in `processing` or `requires_action` and complete later.
  * - Refunds: `POST /v1/refunds` with `payment_intent` (idempotent under its key like every POST; a
  *   second refund of a fully refunded intent is `charge_already_refunded`), `GET /v1/refunds/:id`.
@@ -19,6 +21,10 @@
  * an extra step; `…processing…` is processing; `…timeout…` never answers; `…error…` is an outage
  * (500, nothing charged); `…lost…` charges, then answers 500; `…stall…` is held until released
  * (or `stallMs`), then pays.
+ *
+ * Test helpers: `POST /v1/test_helpers/shared_payment/granted_tokens` mints a test token (as
+ * Stripe's test helper does); `POST /__standin/seed` adds many intents at once with chosen `created`
+ * times (another product's traffic on the same account), without an HTTP call each.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 
@@ -64,6 +70,8 @@ export interface StandinLedger {
   replays: number
   /** Refunds made, by PaymentIntent: every refund id, so a second refund would show. */
   refunds: Map<string, string[]>
+  /** Every authenticated API request (creates, reads, lists, searches, refunds): what a caller costs. */
+  apiCalls: number
 }
 
 export interface ProcessorStandin {
@@ -86,13 +94,22 @@ type Answer = { status: number; body: unknown }
 export async function startProcessorStandin(options: StandinOptions = {}): Promise<ProcessorStandin> {
   const { port = 0, host = '127.0.0.1', stallMs = DEFAULT_STALL_MS } = options
   let searchLagMs = options.searchLagMs ?? 0
-  const ledger: StandinLedger = { succeeded: new Map(), calls: 0, replays: 0, refunds: new Map() }
+  const ledger: StandinLedger = {
+    succeeded: new Map(),
+    calls: 0,
+    replays: 0,
+    refunds: new Map(),
+    apiCalls: 0,
+  }
   const refunds = new Map<string, Refund>()
   /** When each intent was created (ms), for the search lag. */
   const createdAtMs = new Map<string, number>()
   const answers = new Map<string, StoredAnswer>()
   const running = new Set<string>()
   const intents = new Map<string, Intent>()
+  /** Every intent in list order, oldest first: by `created`, then by creation (`seq`). */
+  const byCreated: Intent[] = []
+  const seqOf = new Map<string, number>()
   /** Stalled requests by token, each waiting for its release. */
   const stalled = new Map<string, () => void>()
   let next = 1
@@ -115,8 +132,11 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
         replays: ledger.replays,
         stalled: [...stalled.keys()],
         refunds: Object.fromEntries(ledger.refunds),
+        apiCalls: ledger.apiCalls,
+        intents: intents.size,
         searchLagMs,
       })
+    if (req.method === 'POST' && url.pathname === '/__standin/seed') return seed(url.searchParams, res)
     // Test control: how far search lags behind writes, e.g. `?search_lag_ms=3600000` for an outage.
     if (req.method === 'POST' && url.pathname === '/__standin/config') {
       const lag = Number(url.searchParams.get('search_lag_ms'))
@@ -141,6 +161,7 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
     }
     if (req.headers.authorization !== `Bearer ${STANDIN_SECRET}`)
       return send(res, 401, { error: { type: 'invalid_request_error', message: 'invalid API key' } })
+    ledger.apiCalls++
     if (req.method === 'GET' && url.pathname === '/v1/payment_intents/search')
       return send(res, 200, search(url.searchParams.get('query') ?? ''))
     if (req.method === 'GET' && url.pathname === '/v1/payment_intents') return list(url.searchParams, res)
@@ -163,7 +184,9 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
         ? create
         : url.pathname === '/v1/refunds'
           ? createRefund
-          : undefined
+          : url.pathname === '/v1/test_helpers/shared_payment/granted_tokens'
+            ? mintToken
+            : undefined
     if (req.method !== 'POST' || !operation)
       return send(res, 404, { error: { type: 'invalid_request_error', message: 'unrecognised request URL' } })
     const raw = await readBody(req)
@@ -227,34 +250,155 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
 
   /** Newest first, `created[gte]`/`created[lte]` in seconds, `limit` (1–100), `starting_after`. */
   function list(params: URLSearchParams, res: ServerResponse) {
-    const gte = Number(params.get('created[gte]') ?? Number.NEGATIVE_INFINITY)
-    const lte = Number(params.get('created[lte]') ?? Number.POSITIVE_INFINITY)
+    const bound = (name: string, absent: number) => {
+      const raw = params.get(name)
+      return raw === null ? absent : Number(raw)
+    }
+    const gte = bound('created[gte]', Number.NEGATIVE_INFINITY)
+    const lte = bound('created[lte]', Number.POSITIVE_INFINITY)
+    if (Number.isNaN(gte) || Number.isNaN(lte))
+      return send(res, 400, invalid('created[gte] and created[lte] must be timestamps in seconds').body)
     const limit = Number(params.get('limit') ?? 10)
     if (!Number.isInteger(limit) || limit < 1 || limit > 100)
       return send(res, 400, invalid('limit must be an integer between 1 and 100').body)
-    let all = [...intents.values()].reverse().filter((pi) => pi.created >= gte && pi.created <= lte)
+    // The window, oldest first: [from, to). Newest first means reading it from `to` down.
+    const from = firstAt((pi) => pi.created >= gte)
+    let to = firstAt((pi) => pi.created > lte)
     const after = params.get('starting_after')
     if (after) {
-      const at = all.findIndex((pi) => pi.id === after)
-      if (at < 0) return send(res, 400, invalid(`no such object: '${after}'`, 'resource_missing').body)
-      all = all.slice(at + 1)
+      const cursor = intents.get(after)
+      if (!cursor) return send(res, 400, invalid(`no such object: '${after}'`, 'resource_missing').body)
+      // Everything older than the cursor (Stripe pages on the object's place, whatever the filters).
+      to = Math.min(
+        to,
+        firstAt((pi) => !olderThan(pi, cursor)),
+      )
     }
+    const page: Intent[] = []
+    for (let i = to - 1; i >= from && page.length < limit; i--) page.push(byCreated[i] as Intent)
     return send(res, 200, {
       object: 'list',
       url: '/v1/payment_intents',
-      data: all.slice(0, limit),
-      has_more: all.length > limit,
+      data: page,
+      has_more: to - from > page.length,
     })
+  }
+
+  /** List order: by `created`, then by when the intent was made. */
+  function olderThan(a: Intent, b: Intent): boolean {
+    return (
+      a.created < b.created || (a.created === b.created && (seqOf.get(a.id) ?? 0) < (seqOf.get(b.id) ?? 0))
+    )
+  }
+
+  /** The first index in list order where `test` holds (it holds from there on). */
+  function firstAt(test: (pi: Intent) => boolean): number {
+    let lo = 0
+    let hi = byCreated.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (test(byCreated[mid] as Intent)) hi = mid
+      else lo = mid + 1
+    }
+    return lo
+  }
+
+  /** Adds an intent at its place in list order (nearly always the end). */
+  function file(pi: Intent) {
+    intents.set(pi.id, pi)
+    seqOf.set(pi.id, seqOf.size)
+    const at = firstAt((other) => olderThan(pi, other))
+    if (at === byCreated.length) byCreated.push(pi)
+    else byCreated.splice(at, 0, pi)
+  }
+
+  /**
+   * Test helper: `count` succeeded intents of `realm`, their `created` spread evenly over
+   * [created_gte, created_lte] (seconds; both default to now), as another product's traffic.
+   */
+  function seed(params: URLSearchParams, res: ServerResponse) {
+    const count = Number(params.get('count'))
+    if (!Number.isInteger(count) || count < 1 || count > 1_000_000)
+      return send(res, 400, { error: 'count must be an integer from 1 to 1000000' })
+    const now = Math.floor(Date.now() / 1000)
+    const gte = Number(params.get('created_gte') ?? now)
+    const lte = Number(params.get('created_lte') ?? gte)
+    if (!Number.isInteger(gte) || !Number.isInteger(lte) || lte < gte)
+      return send(res, 400, {
+        error: 'created_gte and created_lte must be seconds, created_gte <= created_lte',
+      })
+    const realm = params.get('realm') ?? 'other-product.example'
+    const made: Intent[] = []
+    for (let i = 0; i < count; i++) {
+      const created = count === 1 ? gte : gte + Math.floor(((lte - gte) * i) / (count - 1))
+      const id = `pi_standin_${String(next++).padStart(6, '0')}`
+      const pi: Intent = {
+        id,
+        object: 'payment_intent',
+        amount: 50,
+        amount_received: 50,
+        currency: 'usd',
+        status: 'succeeded',
+        created,
+        metadata: { challenge_id: `seed-${id}`, realm },
+      }
+      intents.set(id, pi)
+      seqOf.set(id, seqOf.size)
+      createdAtMs.set(id, created * 1000)
+      made.push(pi)
+    }
+    // One sort for the whole batch instead of one insertion each.
+    byCreated.push(...made)
+    byCreated.sort((a, b) => (olderThan(a, b) ? -1 : olderThan(b, a) ? 1 : 0))
+    return send(res, 200, { seeded: count, first: made[0]?.id, last: made.at(-1)?.id })
+  }
+
+  /**
+   * Stripe's test helper for shared payment tokens (test mode only): a token for `payment_method`
+   * within `usage_limits`. `pm_card_visa` pays; `pm_card_chargeDeclined` is declined.
+   */
+  async function mintToken(params: URLSearchParams, res: ServerResponse): Promise<Answer> {
+    const missing = ['payment_method', 'usage_limits[currency]', 'usage_limits[max_amount]'].find(
+      (name) => !params.get(name),
+    )
+    const maxAmount = Number(params.get('usage_limits[max_amount]'))
+    const answer: Answer = missing
+      ? invalid(`missing required param: ${missing}`, 'parameter_missing')
+      : !Number.isInteger(maxAmount) || maxAmount < 1
+        ? invalid('usage_limits[max_amount] must be a positive integer')
+        : {
+            status: 200,
+            body: {
+              id: `spt_test_${params.get('payment_method') === 'pm_card_chargeDeclined' ? 'decline_' : ''}granted_${String(next++).padStart(6, '0')}`,
+              object: 'shared_payment.granted_token',
+              created: Math.floor(Date.now() / 1000),
+              livemode: false,
+              deactivated_at: null,
+              deactivated_reason: null,
+              usage_limits: {
+                currency: params.get('usage_limits[currency]'),
+                max_amount: maxAmount,
+                expires_at: Number(params.get('usage_limits[expires_at]')) || null,
+              },
+            },
+          }
+    send(res, answer.status, answer.body)
+    return answer
   }
 
   async function create(params: URLSearchParams, res: ServerResponse): Promise<Answer | null> {
     ledger.calls++
-    const answer = await decide(params, res)
+    const answer = await decide(params, res, Date.now())
     if (answer) send(res, answer.status, answer.body)
     return answer
   }
 
-  async function decide(params: URLSearchParams, res: ServerResponse): Promise<Answer | null> {
+  /** `receivedAt`: when the request arrived, which Stripe states as the intent's `created`. */
+  async function decide(
+    params: URLSearchParams,
+    res: ServerResponse,
+    receivedAt: number,
+  ): Promise<Answer | null> {
     const token = params.get('shared_payment_granted_token') ?? ''
     const amount = Number(params.get('amount'))
     if (!Number.isInteger(amount) || amount < 50 || !params.get('currency'))
@@ -285,7 +429,7 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
       }
     if (ledger.succeeded.has(token))
       return invalid('this shared payment token was already used', 'shared_payment_granted_token_used')
-    const pi = newIntent(params, amount, 'succeeded')
+    const pi = newIntent(params, amount, 'succeeded', receivedAt)
     if (token.startsWith('spt_test_action')) pi.status = 'requires_action'
     else if (token.startsWith('spt_test_processing')) pi.status = 'processing'
     else ledger.succeeded.set(token, pi.id)
@@ -297,9 +441,8 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
     return { status: 200, body: pi }
   }
 
-  function newIntent(params: URLSearchParams, amount: number, status: string): Intent {
+  function newIntent(params: URLSearchParams, amount: number, status: string, now: number): Intent {
     const metadata = metadataOf(params)
-    const now = Date.now()
     const pi: Intent = {
       id: `pi_standin_${String(next++).padStart(6, '0')}`,
       object: 'payment_intent',
@@ -310,8 +453,8 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
       created: Math.floor(now / 1000),
       metadata,
     }
-    intents.set(pi.id, pi)
-    createdAtMs.set(pi.id, now)
+    file(pi)
+    createdAtMs.set(pi.id, Date.now())
     return pi
   }
 

@@ -10,10 +10,11 @@
  * Reconcile, never re-charge, never guess: a record stays `pending` while the processor's outcome
  * is unknown (timeout, 409 key in use, 429, 5xx, an intent still processing or waiting for an
  * action). The same credential sent again asks the processor through consistent reads (retrieve by
- * id, or the list of intents since the first attempt) before anything is stored; only a definitive
+ * id, or the list of intents created around the first attempt) before anything is stored; only a definitive
  * answer is stored for good.
  */
 import { DurableObject } from 'cloudflare:workers'
+import { creationWindow } from './creation-window.js'
 import { type OrphanOutcome, orphanVerdict } from './orphans.js'
 import {
   createPaymentIntent,
@@ -24,13 +25,8 @@ import {
   retrievePaymentIntent,
 } from './processor.js'
 import type { Receipt } from './receipt.js'
-import {
-  ANSWER_REPLAY_MS,
-  DELIVERY_WINDOW_MS,
-  type LedgerRecord,
-  LIST_CLOCK_SKEW_S,
-  RECORD_RETENTION_MS,
-} from './retention.js'
+import type { ReconcileCursor } from './reconciler.js'
+import { ANSWER_REPLAY_MS, DELIVERY_WINDOW_MS, type LedgerRecord, RECORD_RETENTION_MS } from './retention.js'
 import type { KeptAnswer, SettleResult } from './settlement.js'
 
 export type { KeptAnswer, SettleFailure, SettleResult } from './settlement.js'
@@ -174,11 +170,18 @@ export class PaymentLedger extends DurableObject {
       : await findPaymentIntent(
           input.processor,
           input.challengeId,
-          Math.floor(record.firstAttemptAt / 1000) - LIST_CLOCK_SKEW_S,
+          creationWindow(
+            record.firstAttemptAt,
+            record.lastAttemptAt ?? record.firstAttemptAt,
+            input.processor.timeoutMs,
+          ),
         )
     if (known) return known
-    // The whole list since the first attempt holds no intent for this challenge. Repeat the create
-    // call under the same key (it cannot charge twice): a fresh answer is definitive.
+    // The whole window in which the intent could have been created holds none for this challenge.
+    // Repeat the create call under the same key (it cannot charge twice): a fresh answer is
+    // definitive. Noted first, since this call may be the one that creates the intent.
+    record.lastAttemptAt = input.now
+    await this.ctx.storage.put('record', record)
     const again = await createPaymentIntent(input.processor, input)
     if (again.kind !== 'unknown' || !again.storedFailure) return again
     // The key's first call ended in a failure the processor stored, and the consistent list shows it
@@ -202,7 +205,8 @@ export class PaymentLedger extends DurableObject {
         return {
           ok: false,
           reason: 'unavailable',
-          detail: `${outcome.detail}; send the same credential again, it cannot be charged twice`,
+          detail: `${outcome.detail}; send the same credential again${outcome.retryAfterS ? ` in ${outcome.retryAfterS} s` : ''}, it cannot be charged twice`,
+          ...(outcome.retryAfterS ? { retryAfterS: outcome.retryAfterS } : {}),
         }
       case 'incomplete':
         if (record.intentId !== outcome.id)
@@ -302,6 +306,15 @@ export class PaymentLedger extends DurableObject {
         refund: { id: refund.id, at: new Date(now).toISOString() },
       })
     return 'refunded-now'
+  }
+
+  /** The scheduled reconciler's cursor, kept only by the one object reconciler-store.ts names. */
+  reconcilerCursor(): Promise<ReconcileCursor | undefined> {
+    return this.ctx.storage.get<ReconcileCursor>('reconciler-cursor')
+  }
+
+  async keepReconcilerCursor(cursor: ReconcileCursor): Promise<void> {
+    await this.ctx.storage.put('reconciler-cursor', cursor)
   }
 
   override async alarm(): Promise<void> {

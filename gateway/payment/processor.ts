@@ -1,10 +1,11 @@
 /**
  * The card processor: Stripe's PaymentIntents API over fetch. One create call per credential
- * (confirmed at once, with an idempotency key so a retry can never charge twice), the two
- * consistent look-ups that reconcile a payment whose outcome was lost (retrieve by id; the list
- * endpoint from the first attempt's time, matched on the challenge id in metadata), and refunds.
- * Search is never used: Stripe's index lags writes (up to an hour in an outage), so a miss proves
- * nothing.
+ * (confirmed at once, with an idempotency key so a retry can never charge twice), the
+ * look-ups that reconcile a payment whose outcome was lost (retrieve by id; the list endpoint over
+ * the window in which the intent can have been created, matched on the challenge id in metadata),
+ * and refunds. Search is used only to prove an intent exists where that window is too dense to read
+ * on a buyer's request: Stripe's index lags writes (up to an hour in an outage), so a hit proves
+ * the intent exists and a miss proves nothing.
  *
  * Every answer is classified by what it means for the money: only a definitive card outcome is a
  * refusal; a conflict, a rate limit, a 5xx, a timeout or a `processing` intent means "not known yet".
@@ -53,7 +54,7 @@ export type ProcessorOutcome =
    * Whether money moved is unknown. `storedFailure`: the processor replayed a failure it stored
    * under this idempotency key, so the same key can never succeed.
    */
-  | { kind: 'unknown'; detail: string; storedFailure?: boolean }
+  | { kind: 'unknown'; detail: string; storedFailure?: boolean; retryAfterS?: number }
 
 export const STRIPE_VERSION = '2026-07-29.preview'
 
@@ -178,13 +179,23 @@ export async function retrievePaymentIntent(config: ProcessorConfig, id: string)
   return classifyIntent(answer.json)
 }
 
-/** One page of intents, newest first, created at or after `createdGte` (seconds), after `startingAfter`. */
+/** A range of `created` times, in seconds, both ends included (the list's `created[gte]`/`created[lte]`). */
+export interface CreatedWindow {
+  gte: number
+  lte: number
+}
+
+/** One page of intents created within `window`, newest first, after `startingAfter`. */
 async function listPage(
   config: ProcessorConfig,
-  createdGte: number,
+  window: CreatedWindow,
   startingAfter?: string,
 ): Promise<{ intents: ListedIntent[]; hasMore: boolean } | { unknown: string }> {
-  const query = new URLSearchParams({ 'created[gte]': String(createdGte), limit: '100' })
+  const query = new URLSearchParams({
+    'created[gte]': String(window.gte),
+    'created[lte]': String(window.lte),
+    limit: '100',
+  })
   if (startingAfter) query.set('starting_after', startingAfter)
   const answer = await call(config, `/v1/payment_intents?${query}`, { method: 'GET' })
   if (!answer.ok) return { unknown: answer.detail }
@@ -193,52 +204,108 @@ async function listPage(
   return { intents: answer.json.data as ListedIntent[], hasMore: answer.json.has_more === true }
 }
 
-/** How a walk through the list ended: read whole, stopped by the visitor, cut at its page limit, or failed. */
-export type ListWalk = { end: 'complete' | 'stopped' | 'truncated' } | { end: 'unknown'; detail: string }
+/**
+ * How a walk through the list ended: read whole, stopped by the visitor, cut at its page limit, or
+ * failed. `after`: the last intent read, from which a later walk over the same window resumes.
+ */
+export type ListWalk = (
+  | { end: 'complete' | 'stopped' | 'truncated' }
+  | { end: 'unknown'; detail: string }
+) & {
+  after?: string
+  pages: number
+}
+
+export interface WalkOptions {
+  /** Resume after this intent (the `after` of an earlier walk over the same window). */
+  startingAfter?: string
+  /** Called after each page is visited, with the last intent read: where to resume. */
+  onPage?: (after: string) => void | Promise<void>
+}
 
 /**
- * Visits every intent created since `createdGte` (seconds), newest first, through the consistent
- * list endpoint, reading at most `maxPages` pages of 100; `visit` returns true to stop.
+ * Visits every intent created within `window`, newest first, through the consistent list
+ * endpoint, reading at most `maxPages` pages of 100; `visit` returns true to stop.
  */
 export async function walkPaymentIntents(
   config: ProcessorConfig,
-  createdGte: number,
+  window: CreatedWindow,
   maxPages: number,
   visit: (intent: ListedIntent) => boolean | Promise<boolean>,
+  options: WalkOptions = {},
 ): Promise<ListWalk> {
-  let after: string | undefined
-  for (let page = 0; page < maxPages; page++) {
-    const listed = await listPage(config, createdGte, after)
-    if ('unknown' in listed) return { end: 'unknown', detail: listed.unknown }
-    for (const intent of listed.intents) if (await visit(intent)) return { end: 'stopped' }
-    if (!listed.hasMore) return { end: 'complete' }
-    after = listed.intents.at(-1)?.id
+  let after = options.startingAfter
+  let pages = 0
+  while (pages < maxPages) {
+    const listed = await listPage(config, window, after)
+    pages++
+    if ('unknown' in listed) return { end: 'unknown', detail: listed.unknown, pages, ...cursor(after) }
+    for (const intent of listed.intents) if (await visit(intent)) return { end: 'stopped', pages }
+    after = listed.intents.at(-1)?.id ?? after
+    if (after) await options.onPage?.(after)
+    if (!listed.hasMore) return { end: 'complete', pages, ...cursor(after) }
   }
-  return { end: 'truncated' }
+  return { end: 'truncated', pages, ...cursor(after) }
 }
 
-/** Pages one reconcile may read: 10 000 intents since the first attempt; past that, still unknown. */
-const MAX_LIST_PAGES = 100
+const cursor = (after: string | undefined) => (after === undefined ? {} : { after })
 
 /**
- * The intent created for a challenge, read from the consistent list of intents created since
- * `createdGte`: `null` only when the whole list was read and none carries the challenge id.
+ * Pages one buyer's request may read (100 intents each). The window is the few minutes around the
+ * first attempt, a few pages on a busy account; past this, search stands in for the rest.
+ */
+const BUYER_WALK_PAGES = 10
+
+/**
+ * How long a buyer is asked to wait when its charge could only be looked up through search and
+ * search has not caught up: Stripe's index usually trails writes by under a minute.
+ */
+export const SEARCH_RETRY_AFTER_S = 15
+
+/**
+ * The intent created for a challenge: first from the consistent list of intents created within
+ * `window`; where that window holds more than a buyer's request may read, a search hit (checked
+ * by retrieving the intent) proves the intent exists, and a miss proves nothing (the buyer is
+ * asked to retry). `null` only when the whole window was read and no intent carries the challenge id.
  */
 export async function findPaymentIntent(
   config: ProcessorConfig,
   challengeId: string,
-  createdGte: number,
+  window: CreatedWindow,
 ): Promise<ProcessorOutcome | null> {
   let match: ListedIntent | undefined
-  const walk = await walkPaymentIntents(config, createdGte, MAX_LIST_PAGES, (intent) => {
+  const walk = await walkPaymentIntents(config, window, BUYER_WALK_PAGES, (intent) => {
     if (intent.metadata?.challenge_id === challengeId) match = intent
     return match !== undefined
   })
   if (match) return classifyIntent(match)
   if (walk.end === 'unknown') return { kind: 'unknown', detail: walk.detail }
-  if (walk.end === 'truncated')
-    return { kind: 'unknown', detail: 'too many payments to search through; retry later' }
-  return null
+  if (walk.end === 'complete') return null
+  const found = await searchPaymentIntent(config, challengeId)
+  if ('unknown' in found) return { kind: 'unknown', detail: found.unknown }
+  // The index's copy may trail the intent's state: the consistent read decides.
+  if (found.id) return retrievePaymentIntent(config, found.id)
+  return {
+    kind: 'unknown',
+    detail:
+      "too many payments were made on the processor's account around this one to list them all now, and its search has not indexed this payment yet",
+    retryAfterS: SEARCH_RETRY_AFTER_S,
+  }
+}
+
+/** The intent search finds for a challenge id, if the index has it yet (Stripe search query language). */
+async function searchPaymentIntent(
+  config: ProcessorConfig,
+  challengeId: string,
+): Promise<{ id?: string } | { unknown: string }> {
+  const quoted = challengeId.replace(/\\/g, '\\\\').replace(/'/g, "\\'")
+  const query = new URLSearchParams({ query: `metadata['challenge_id']:'${quoted}'`, limit: '10' })
+  const answer = await call(config, `/v1/payment_intents/search?${query}`, { method: 'GET' })
+  if (!answer.ok) return { unknown: answer.detail }
+  if (answer.status !== 200 || !Array.isArray(answer.json.data))
+    return { unknown: `the processor's search answered ${answer.status}` }
+  const hit = (answer.json.data as ListedIntent[]).find((pi) => pi.metadata?.challenge_id === challengeId)
+  return hit ? { id: hit.id } : {}
 }
 
 export type RefundOutcome = { ok: true; id: string } | { ok: false; detail: string }

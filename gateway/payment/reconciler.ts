@@ -1,25 +1,88 @@
 /**
  * The scheduled reconciler: every charge of this service that was never delivered and can no
- * longer be is refunded, once. It reads the consistent list of PaymentIntents created within the
- * look-back, keeps this realm's succeeded ones, and asks each one's ledger record for its verdict
- * (orphans.ts); the ledger refunds under an idempotency key and records the refund, so a buyer who
- * presents the credential afterwards is told it was refunded, with the refund id.
+ * longer be is refunded, once. Each run reads only the band of intents old enough that their
+ * payment's delivery window has closed and not yet past the look-back (creation-window.ts), and
+ * resumes from where the last run stopped (a stored cursor), so its cost follows the band, never
+ * the account's other traffic. It keeps this realm's succeeded intents and asks each one's ledger
+ * record for its verdict (orphans.ts); the ledger refunds under an idempotency key and records the
+ * refund, so a buyer who presents the credential afterwards is told it was refunded, with the id.
+ * Intents whose verdict is not final yet (a refund call unanswered, a payment still processing or
+ * waiting for an action) are looked at again on the next runs until they leave the look-back.
  */
 import type { Ledger, PaymentConfig } from './charge.js'
+import { orphanBand } from './creation-window.js'
 import type { OrphanOutcome } from './orphans.js'
-import { walkPaymentIntents } from './processor.js'
-import { RECONCILE_LOOKBACK_MS } from './retention.js'
+import {
+  type CreatedWindow,
+  type ListedIntent,
+  retrievePaymentIntent,
+  walkPaymentIntents,
+} from './processor.js'
 
-/** Pages one run reads (100 intents each); the next run starts over, so nothing is skipped for good. */
-const MAX_PAGES = 200
+/** Pages one run reads (100 intents each); a band larger than that is finished by the next runs. */
+export const MAX_PAGES = 200
+/** Intents kept for another look: more would mean the account is flooded with unfinished payments. */
+const MAX_RECHECKS = 1000
 
-export type ReconcileReport = Record<OrphanOutcome, number> & { examined: number; listComplete: boolean }
+/** An intent of this service whose verdict was not final when the band passed it. */
+export interface Recheck {
+  intentId: string
+  challengeId: string
+  /** Its `created` (seconds): it is dropped once past the look-back, as its ledger record will be. */
+  created: number
+}
+
+/** What the reconciler keeps between runs. */
+export interface ReconcileCursor {
+  /** Every intent created at or before this second (and inside the look-back) has been judged. */
+  coveredThrough?: number
+  /** The band being read: its bounds and the last intent read, after which the next run resumes. */
+  walk?: CreatedWindow & { after?: string }
+  recheck: Recheck[]
+  /** Runs in a row that ended before their band did. */
+  behindRuns: number
+}
+
+/** Where the cursor is kept between runs (reconciler-store.ts). */
+export interface CursorStore {
+  load(): Promise<ReconcileCursor | undefined>
+  save(cursor: ReconcileCursor): Promise<void>
+}
+
+export type ReconcileReport = Record<OrphanOutcome, number> & {
+  examined: number
+  /** The band this run read from. */
+  band: CreatedWindow
+  /** The band was read to its end; false means the reconciler is behind (alert on it). */
+  bandComplete: boolean
+  behindRuns: number
+  /** List pages read: with `rechecked` and the refunds, the run's processor calls. */
+  pages: number
+  rechecked: number
+  /** Intents of this service left for another look, and those there was no room for. */
+  pendingRecheck: number
+  recheckOverflow: number
+  /** Why the list could not be read, when it could not. */
+  failure?: string
+}
+
+const fresh = (): ReconcileCursor => ({ recheck: [], behindRuns: 0 })
 
 export async function refundOrphans(
   config: PaymentConfig,
   ledger: Ledger,
+  store: CursorStore,
   now: number,
 ): Promise<ReconcileReport> {
+  const band = orphanBand(now, config.challengeTtlMs)
+  let state = (await store.load()) ?? fresh()
+  // A stored position past the present band means the clock went back: read the band afresh.
+  if ((state.walk?.lte ?? state.coveredThrough ?? Number.NEGATIVE_INFINITY) > band.lte)
+    state = { ...fresh(), recheck: state.recheck }
+  const walk = state.walk ?? {
+    gte: Math.max(band.gte, (state.coveredThrough ?? Number.NEGATIVE_INFINITY) + 1),
+    lte: band.lte,
+  }
   const report: ReconcileReport = {
     examined: 0,
     'refunded-now': 0,
@@ -27,16 +90,75 @@ export async function refundOrphans(
     'refund-pending': 0,
     delivered: 0,
     deliverable: 0,
-    listComplete: false,
+    band: { gte: walk.gte, lte: walk.lte },
+    bandComplete: false,
+    behindRuns: 0,
+    pages: 0,
+    rechecked: 0,
+    pendingRecheck: 0,
+    recheckOverflow: 0,
   }
-  const since = Math.floor((now - RECONCILE_LOOKBACK_MS) / 1000)
-  const walk = await walkPaymentIntents(config.processor, since, MAX_PAGES, async (intent) => {
-    const challengeId = intent.metadata?.challenge_id
-    if (intent.status !== 'succeeded' || intent.metadata?.realm !== config.realm || !challengeId) return false
+  const recheck: Recheck[] = []
+  const keep = (r: Recheck) => {
+    if (recheck.length < MAX_RECHECKS) recheck.push(r)
+    else report.recheckOverflow++
+  }
+  const judge = async (r: Recheck) => {
     report.examined++
-    report[await ledger.refundIfOrphaned(challengeId, intent.id, now, config.processor)]++
+    const outcome = await ledger.refundIfOrphaned(r.challengeId, r.intentId, now, config.processor)
+    report[outcome]++
+    if (outcome === 'refund-pending' || outcome === 'deliverable') keep(r)
+  }
+
+  // Those left from earlier runs first, through the consistent read of each.
+  for (const r of state.recheck) {
+    // Past the look-back its ledger record may be gone, and no record would read as "never claimed".
+    if (r.created < band.gte) continue
+    report.rechecked++
+    const known = await retrievePaymentIntent(config.processor, r.intentId)
+    if (known.kind === 'succeeded') await judge(r)
+    else if (known.kind !== 'declined') keep(r)
+  }
+
+  const visit = async (intent: ListedIntent) => {
+    // A band resumed late may reach past the look-back: the rest of it is out of reach.
+    if (intent.created < band.gte) return true
+    const challengeId = intent.metadata?.challenge_id
+    if (intent.metadata?.realm !== config.realm || !challengeId) return false
+    const r = { intentId: intent.id, challengeId, created: intent.created }
+    if (intent.status === 'succeeded') await judge(r)
+    else if (intent.status === 'processing' || intent.status === 'requires_action') keep(r)
     return false
-  })
-  report.listComplete = walk.end === 'complete'
+  }
+  const save = (after?: string) =>
+    store.save({ ...state, recheck, walk: { ...walk, ...(after ? { after } : {}) } })
+
+  if (walk.gte <= walk.lte) {
+    const read = await walkPaymentIntents(config.processor, walk, MAX_PAGES, visit, {
+      ...(walk.after ? { startingAfter: walk.after } : {}),
+      onPage: save,
+    })
+    report.pages = read.pages
+    if (read.end === 'complete' || read.end === 'stopped') {
+      state = { coveredThrough: walk.lte, recheck, behindRuns: 0 }
+      report.bandComplete = true
+    } else {
+      const after = read.after ?? walk.after
+      state = {
+        ...(state.coveredThrough === undefined ? {} : { coveredThrough: state.coveredThrough }),
+        walk: { gte: walk.gte, lte: walk.lte, ...(after ? { after } : {}) },
+        recheck,
+        behindRuns: state.behindRuns + 1,
+      }
+      if (read.end === 'unknown') report.failure = read.detail
+    }
+  } else {
+    // Nothing new has aged into the band since the last run.
+    state = { ...state, recheck, behindRuns: 0 }
+    report.bandComplete = true
+  }
+  await store.save(state)
+  report.behindRuns = state.behindRuns
+  report.pendingRecheck = recheck.length
   return report
 }

@@ -18,14 +18,14 @@ export const ANSWER_REPLAY_MS = 24 * HOUR_MS
 export const RECONCILE_LOOKBACK_MS = 48 * HOUR_MS
 /** A ledger record (and any kept answer) is deleted this long after its challenge expired. */
 export const RECORD_RETENTION_MS = 72 * HOUR_MS
-/** Our clock and the processor's may differ: the list of intents starts this much earlier (seconds). */
-export const LIST_CLOCK_SKEW_S = 300
 
 export interface LedgerRecord {
   credentialDigest: string
   state: 'pending' | 'settled' | 'refused' | 'refunded'
   /** When the first processor call was made. */
   firstAttemptAt: number
+  /** When the latest create call was made, if a retry repeated it (it may have created the intent). */
+  lastAttemptAt?: number
   /** When the challenge expired: the delivery window counts from here. */
   expiresAt: number
   /** The PaymentIntent, once the processor has named one. */

@@ -4,7 +4,7 @@
  * processor, never refused while money may have moved, and never charged twice.
  */
 import { Challenge } from 'mppx'
-import { describe, expect, inject, it } from 'vitest'
+import { beforeAll, describe, expect, inject, it } from 'vitest'
 import {
   authorization,
   challengeFrom,
@@ -180,5 +180,93 @@ describe("when Stripe's search index lags behind its writes", () => {
       expect(await problemOf(again)).toBe('verification-failed')
       expect((await processorLedger()).succeeded[spt]).toBeUndefined()
     })
+  })
+})
+
+describe('on a busy processor account (redteam-4 M3: 20,100 other intents after the charge)', () => {
+  const path = '/v1/fde-lessons?topic=retry'
+  const MINUTE = 60_000
+  const HOUR = 60 * MINUTE
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+  /** Fires the gateway's Cron Trigger with its clock at `time` (local runtime only). */
+  const reconcile = async (time: number) =>
+    expect((await get(`/cdn-cgi/local/scheduled?time=${time}`)).status).toBe(200)
+  const refundsOf = async (intent: string) => (await processorLedger()).refunds[intent] ?? []
+  const withKey = (auth: { headers: { authorization: string } }, key: string) => ({
+    headers: { ...auth.headers, 'idempotency-key': key },
+  })
+
+  let orphanA: { intent: string; expires: number }
+  let orphanC: { intent: string; expires: number }
+  let lostB: Awaited<ReturnType<typeof credentialFor>> & { key: string; intent: string }
+
+  beforeAll(async () => {
+    // A: processing, completed later, its buyer never back.
+    const a = await credentialFor(path, 'processing')
+    const first = await get(path, withKey(a.auth, `orph-A-${a.spt}`))
+    expect(first.status).toBe(503)
+    const intentA = /pi_[A-Za-z0-9_]+/.exec(
+      ((await first.json()) as { detail: string }).detail,
+    )?.[0] as string
+    expect((await standin(`/__standin/complete/${intentA}`)).status).toBe(200)
+    orphanA = { intent: intentA, expires: Date.parse(a.challenge.expires as string) }
+    // B: charged, the answer lost (500 after the charge); its buyer retries below.
+    const b = await credentialFor(path, 'lost')
+    const key = `orph-B-${b.spt}`
+    expect((await get(path, withKey(b.auth, key))).status).toBe(503)
+    lostB = { ...b, key, intent: (await processorLedger()).succeeded[b.spt] as string }
+    expect(lostB.intent).toMatch(/^pi_/)
+    // C: charged, the answer lost, its buyer never back.
+    const c = await credentialFor(path, 'lost')
+    expect((await get(path, withKey(c.auth, `orph-C-${c.spt}`))).status).toBe(503)
+    orphanC = {
+      intent: (await processorLedger()).succeeded[c.spt] as string,
+      expires: Date.parse(c.challenge.expires as string),
+    }
+    // Another product on the same processor account makes 20,100 payments right after.
+    const seeded = await standin('/__standin/seed?count=20100&realm=other-product.example')
+    expect(seeded.status).toBe(200)
+  })
+
+  it('behavior: the lost answer is delivered within a minute of retries that honour Retry-After, with no fresh challenge', async () => {
+    // Search has not indexed B yet, as during an index lag: the retry cannot be answered yet.
+    expect((await standin('/__standin/config?search_lag_ms=3600000')).status).toBe(200)
+    let waitedS = 0
+    try {
+      const early = await get(path, withKey(lostB.auth, lostB.key))
+      expect(early.status).toBe(503)
+      expect(early.headers.get('www-authenticate')).toBeNull()
+      expect(await problemOf(early.clone())).toBe('internal-payment-error')
+      expect(((await early.json()) as { detail: string }).detail).toMatch(/send the same credential again/)
+      const retryAfterS = Number(early.headers.get('retry-after'))
+      expect(retryAfterS).toBeGreaterThan(0)
+      // The index catches up while the buyer waits as told.
+      expect((await standin('/__standin/config?search_lag_ms=0')).status).toBe(200)
+      await sleep(retryAfterS * 1000)
+      waitedS += retryAfterS
+    } finally {
+      await standin('/__standin/config?search_lag_ms=0')
+    }
+    const delivered = await get(path, withKey(lostB.auth, lostB.key))
+    expect(delivered.status).toBe(200)
+    expect(decodeReceipt(delivered.headers.get('payment-receipt')).reference).toBe(lostB.intent)
+    expect(waitedS).toBeLessThanOrEqual(60)
+    // One charge, never a second.
+    expect(
+      Object.values((await processorLedger()).succeeded).filter((pi) => pi === lostB.intent),
+    ).toHaveLength(1)
+  })
+
+  it('behavior: the orphans are refunded once within three reconciler runs, the delivered charge never', async () => {
+    // The cron's schedule (every 15 minutes), from the minute after the orphans' delivery windows close.
+    const start = Math.max(orphanA.expires, orphanC.expires) + 24 * HOUR + MINUTE
+    for (let run = 0; run < 3; run++) await reconcile(start + run * 15 * MINUTE)
+    for (const intent of [orphanA.intent, orphanC.intent])
+      expect(await refundsOf(intent), intent).toHaveLength(1)
+    expect(await refundsOf(lostB.intent)).toEqual([])
+    // Later runs refund nothing twice.
+    await reconcile(start + 3 * 15 * MINUTE)
+    for (const intent of [orphanA.intent, orphanC.intent])
+      expect(await refundsOf(intent), intent).toHaveLength(1)
   })
 })

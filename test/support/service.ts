@@ -22,6 +22,8 @@ export interface StandinLedger {
   stalled: string[]
   /** Refund ids by PaymentIntent. */
   refunds: Record<string, string[]>
+  /** Every authenticated API request the stand-in answered (creates, reads, lists, searches, refunds). */
+  apiCalls: number
 }
 
 export async function processorLedger(): Promise<StandinLedger> {

@@ -1,0 +1,16 @@
+/**
+ * Where the scheduled reconciler keeps its cursor between runs, so a run resumes where the last
+ * one stopped instead of at the newest intent: one object of the ledger's Durable Object namespace,
+ * under a name no challenge id can take (ids are base64url). Not a class of its own: a new Durable
+ * Object class needs a migration, and Cloudflare refuses a version upload that carries one, which
+ * the staged deploy (scripts/deploy-stage.ts) relies on.
+ */
+import type { PaymentLedger } from './ledger.js'
+import type { CursorStore } from './reconciler.js'
+
+const CURSOR_OBJECT = 'reconciler:cursor'
+
+export function cursorStoreOf(ledgers: DurableObjectNamespace<PaymentLedger>): CursorStore {
+  const stub = ledgers.get(ledgers.idFromName(CURSOR_OBJECT))
+  return { load: () => stub.reconcilerCursor(), save: (cursor) => stub.keepReconcilerCursor(cursor) }
+}
