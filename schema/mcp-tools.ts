@@ -1,5 +1,6 @@
 /**
- * The MCP tools: each one sells or gives the data of one HTTP route, with the same filters.
+ * The MCP tools: each one sells or gives the data of one HTTP route, with the same filters and
+ * (paid) the same price.
  * The MCP server, the server card and llms.txt read this list.
  */
 import { PRICE, ROUTES, type Route } from './routes.js'
@@ -43,6 +44,11 @@ export const MCP_TOOLS: readonly McpTool[] = [
     `Pre-ship gates (${PRICE.display})`,
     `Return the pre-ship gates to run before a change, each naming the failure it prevents, a concrete check and its machine-readable check_spec (inputs, pass_when, thresholds, fail-closed, exception approver); optionally only the gates for one action (e.g. dns, deploy, schema-change, revert: fde_catalogue lists them) and/or one phase (slug such as verifying, or I to VI). Costs ${PRICE.display} per call, settled in band.`,
   ),
+  tool(
+    'pricing_index',
+    `AI product pricing index (${PRICE.display})`,
+    `Return the AI product pricing index as GET /v1/pricing does: every published row (vendor price with its verbatim quote, page read and date) and the derived comparables per category, or only one category's rows and comparables. The free pricing-index descriptor (resource) says what the index covers. Costs ${PRICE.display} per call, settled in band.`,
+  ),
 ]
 
 /** The MCP revisions POST /mcp serves, newest first: 2026-07-28 per request, 2025-11-25 with initialize. */
@@ -52,6 +58,6 @@ export const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25'] as const
 export const PAYMENT_CAPABILITY = { payment: { methods: { stripe: { intents: ['charge'] } } } }
 
 /** What the server card says the server does: only what the tools above serve. */
-export const MCP_DESCRIPTION = `Engineering-practice rules, playbooks and pre-ship gates traced to real incidents, as MCP tools: the catalogue and the foundational rules are free, the rest cost ${PRICE.display} per call, paid in band over the HTTP 402 Payment scheme.`
+export const MCP_DESCRIPTION = `Engineering-practice rules, playbooks and pre-ship gates traced to real incidents, and an index of published AI product prices, as MCP tools: the catalogue and the foundational rules are free (also as resources, with the pricing-index descriptor), the rest cost ${PRICE.display} per call, paid in band over the HTTP 402 Payment scheme.`
 
-export const MCP_INSTRUCTIONS = `Engineering-practice rules traced to real incidents. Call fde_catalogue (free) to see topics, phases and the actions the checklist filters by, fde_lessons_preview (free) for the foundational rules, then the paid tools (${PRICE.display} each) with a topic or phase filter. A paid tool answers with an isError result whose _meta["org.paymentauth/payment-required"] holds the challenge; pay it and repeat the same call with params._meta["org.paymentauth/credential"]. The receipt comes back in _meta["org.paymentauth/receipt"].`
+export const MCP_INSTRUCTIONS = `Engineering-practice rules traced to real incidents. Call fde_catalogue (free) to see topics, phases and the actions the checklist filters by, fde_lessons_preview (free) for the foundational rules, then the paid tools (${PRICE.display} each) with a topic or phase filter; pricing_index (${PRICE.display}) sells the AI product pricing index, optionally one category. The free documents are also resources (resources/list). A paid tool answers with an isError result whose _meta["org.paymentauth/payment-required"] holds the challenge; pay it and repeat the same call with params._meta["org.paymentauth/credential"]. The receipt comes back in _meta["org.paymentauth/receipt"].`

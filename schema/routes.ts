@@ -138,6 +138,7 @@ export const ROUTES: readonly Route[] = [
         allowed: INDEX_CATEGORIES,
       },
     ],
+    mcpTool: 'pricing_index',
   },
   {
     name: 'changes',
@@ -275,7 +276,8 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/mcp',
     access: 'free',
-    summary: 'MCP Streamable HTTP transport: initialize, tools/list, tools/call (paid tools settle in band)',
+    summary:
+      'MCP Streamable HTTP transport: initialize, tools/list, tools/call (paid tools settle in band), resources/list and resources/read (the free documents)',
     params: [],
   },
   {

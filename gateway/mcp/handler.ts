@@ -2,7 +2,8 @@
  * POST /mcp for both protocol eras from one server definition: 2026-07-28 requests (a per-request
  * envelope, `server/discover`) through the SDK's per-request handler, 2025-era requests
  * (`initialize`, no envelope) through a stateless transport. Answers are JSON, never a stream.
- * Free tools answer directly; paid tools settle in band through the same payment core as HTTP.
+ * Free tools answer directly; paid tools settle in band through the same payment core as HTTP; the
+ * free documents are also resources.
  */
 import {
   createMcpHandler,
@@ -18,51 +19,63 @@ import { paymentConfig } from '../config.js'
 import { prepare } from '../datasets/prepare.js'
 import { checkParams } from '../datasets/query.js'
 import type { Env } from '../env.js'
+import { badRequest } from '../http/problem.js'
 import { readBody } from '../http/read-body.js'
 import { clientOf } from '../payment/http.js'
 import { IDEMPOTENCY_KEY_META } from '../payment/idempotency-key.js'
 import { countHit } from '../stats.js'
 import { withAnsweredRevision } from './answered-revision.js'
+import { invalidArgument } from './argument-error.js'
 import { forbiddenOrigin, originAllowed } from './origin.js'
 import { callPaidTool, InvalidIdempotencyKey } from './paid-call.js'
+import { listedResources, readResource } from './resources.js'
 import { listedTools, TOOL_LIST_CACHE, toolNamed } from './tools.js'
 
 function createServer(env: Env, ctx: ExecutionContext, request: Request): Server {
   const server = new Server(
     { name: 'rules-pricing-index', title: 'Rules and Pricing-Index Service', version: SERVICE_VERSION },
     {
-      capabilities: { tools: {}, experimental: PAYMENT_CAPABILITY },
+      capabilities: { tools: {}, resources: {}, experimental: PAYMENT_CAPABILITY },
       instructions: MCP_INSTRUCTIONS,
       cacheHints: { 'tools/list': TOOL_LIST_CACHE },
     },
   )
   server.setRequestHandler('tools/list', () => ({ tools: listedTools() }))
+  server.setRequestHandler('resources/list', () => ({ resources: listedResources(env) }))
+  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [] }))
+  server.setRequestHandler('resources/read', (read) => readResource(env, read.params.uri))
   server.setRequestHandler('tools/call', async (call) => {
     const tool = toolNamed(call.params.name)
     if (!tool)
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown tool "${call.params.name}"`, {
         tools: listedTools().map((t) => t.name),
       })
+    const endpoint = `mcp:${tool.name}`
     const args = call.params.arguments ?? {}
-    const entries = Object.entries(args).map(([k, v]): [string, string] => {
-      // A situation tool's facts come typed (true, 3); their text form is what the filters read.
-      const typedFact = tool.route.situation && (typeof v === 'boolean' || typeof v === 'number')
-      if (typeof v !== 'string' && !typedFact)
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `argument "${k}" must be a string`)
-      return [k, String(v)]
-    })
-    const checked = checkParams(tool.route, entries)
-    if ('status' in checked)
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, checked.detail, checked.extra)
+    // A situation tool's facts come typed (true, 3); their text form is what the filters read.
+    const isFact = (k: string) => tool.route.situation && !tool.route.params.some((p) => p.name === k)
+    const typed = ([k, v]: [string, unknown]) =>
+      typeof v === 'string' || (isFact(k) && (typeof v === 'boolean' || typeof v === 'number'))
+    const wrongType = Object.entries(args).find((entry) => !typed(entry))
+    const checked = wrongType
+      ? badRequest(
+          `argument "${wrongType[0]}" must be ${isFact(wrongType[0]) ? 'a string, a boolean or a number' : 'a string'}, not ${typeof wrongType[1]}`,
+          { parameter: wrongType[0] },
+        )
+      : checkParams(
+          tool.route,
+          Object.entries(args).map(([k, v]): [string, string] => [k, String(v)]),
+        )
+    if ('status' in checked) {
+      countHit(ctx, env, request, endpoint, 'rejected')
+      return invalidArgument(tool, checked)
+    }
     const prepared = await prepare(env.ASSETS, tool.route.name, checked.filters, Date.now())
     if (!prepared) throw new ProtocolError(ProtocolErrorCode.InternalError, `no data for ${tool.name}`)
-    const endpoint = `mcp:${tool.name}`
-    if (!prepared.ok && prepared.problem.status === 400)
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        prepared.problem.detail,
-        prepared.problem.extra,
-      )
+    if (!prepared.ok && prepared.problem.status === 400) {
+      countHit(ctx, env, request, endpoint, 'rejected')
+      return invalidArgument(tool, prepared.problem)
+    }
     if (!prepared.ok) {
       countHit(ctx, env, request, endpoint, 'rejected')
       // A filter that matches nothing: a tool error the model can read, with the valid values; no charge.

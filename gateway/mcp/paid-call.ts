@@ -30,6 +30,8 @@ import { signedReceipt } from '../payment/signed-receipt.js'
 export const META_PAYMENT_REQUIRED = 'org.paymentauth/payment-required'
 export const META_CREDENTIAL = 'org.paymentauth/credential'
 export const META_RECEIPT = 'org.paymentauth/receipt'
+/** A paid tool's price in tools/list, before any call: what the challenge will ask for. */
+export const META_PRICE = 'org.paymentauth/price'
 /** A payment problem that comes with no new challenge (a pending payment, a client over its limit). */
 export const META_PROBLEM = 'org.paymentauth/problem'
 

@@ -6,6 +6,8 @@ import { facts, outputSchemas } from '../../dist/private/bundles.js'
 import { MCP_TOOLS, type McpTool } from '../../schema/mcp-tools.js'
 import { PRICE } from '../../schema/routes.js'
 import { factJsonSchema } from '../../schema/situation.js'
+import { INTENT, METHOD } from '../payment/charge.js'
+import { META_PRICE } from './paid-call.js'
 
 /** How long a client may keep the tool list: it changes only with a new deployment. */
 export const TOOL_LIST_CACHE = { ttlMs: 5 * 60_000, cacheScope: 'public' } as const
@@ -39,6 +41,18 @@ export function listedTools() {
     annotations: { readOnlyHint: true, openWorldHint: false, idempotentHint: true },
     _meta: {
       price: tool.route.access === 'paid' ? { amount: PRICE.amount, currency: PRICE.currency } : 'free',
+      // The same price in the payment scheme's own namespace, as its challenge will state it.
+      ...(tool.route.access === 'paid'
+        ? {
+            [META_PRICE]: {
+              amount: PRICE.amount,
+              currency: PRICE.currency,
+              method: METHOD,
+              intent: INTENT,
+              display: PRICE.display,
+            },
+          }
+        : {}),
     },
   }))
 }

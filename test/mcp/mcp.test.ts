@@ -46,6 +46,8 @@ const ARGS: Record<string, Record<string, string>> = {
   fde_preship_checklist: { phase: 'verifying' },
 }
 const argsFor = (name: string) => ARGS[name] ?? {}
+const textOf = (result: Awaited<ReturnType<Client['callTool']>>) =>
+  (result.content as { text: string }[])[0]?.text ?? ''
 
 /** Asks for a paid tool without paying and answers its challenge with a fresh test token. */
 async function challengeAndCredential(args: Record<string, string>) {
@@ -104,21 +106,22 @@ describe('MCP server', () => {
       })
     })
 
-  it('error: an unknown tool and bad arguments are JSON-RPC errors, never a charge', async () => {
+  it('error: an unknown tool is a JSON-RPC error; bad arguments are tool errors, never a charge', async () => {
     await expect(client.callTool({ name: 'fde_nope', arguments: {} })).rejects.toThrow(/unknown tool/)
-    await expect(
-      client.callTool({ name: 'fde_lessons_full', arguments: { colour: 'blue' } }),
-    ).rejects.toThrow(/unknown parameter/)
-    await expect(
-      client.callTool({ name: 'fde_preship_checklist', arguments: { phase: 'part-ix' } }),
-    ).rejects.toThrow(/unknown phase/)
+    const unknown = await client.callTool({ name: 'fde_playbook', arguments: { colour: 'blue' } })
+    expect(unknown.isError).toBe(true)
+    expect(textOf(unknown)).toContain('no argument "colour"')
+    const phase = await client.callTool({ name: 'fde_preship_checklist', arguments: { phase: 'part-ix' } })
+    expect(phase.isError).toBe(true)
+    expect(textOf(phase)).toContain('unknown phase "part-ix"')
   })
 
-  it('error: an unknown action is a JSON-RPC error naming it, never a challenge or a charge', async () => {
+  it('error: an unknown action is a tool error naming it, never a challenge or a charge', async () => {
     const before = await processorLedger()
-    await expect(
-      client.callTool({ name: 'fde_preship_checklist', arguments: { action: 'teleport' } }),
-    ).rejects.toThrow(/unknown action "teleport"/)
+    const result = await client.callTool({ name: 'fde_preship_checklist', arguments: { action: 'teleport' } })
+    expect(result.isError).toBe(true)
+    expect(result._meta?.[PAYMENT_REQUIRED]).toBeUndefined()
+    expect(textOf(result)).toContain('unknown action "teleport"')
     expect((await processorLedger()).calls).toBe(before.calls)
   })
 
