@@ -10,9 +10,9 @@ export const THRESHOLDS_FILE = 'thresholds.yaml'
 
 const REFERENCE = /\{\{\s*([^{}\s]+)\s*\}\}/g
 
-/** "5%", "1.1×", "3 retries". */
+/** "5%", "1.1×", "80% of each quota", "3 retries": `%` and `×` join the value, with what follows them. */
 export function formatThreshold(t: Pick<Threshold, 'value' | 'unit'>): string {
-  return t.unit === '%' || t.unit === '×' ? `${t.value}${t.unit}` : `${t.value} ${t.unit}`
+  return /^[%×]/.test(t.unit) ? `${t.value}${t.unit}` : `${t.value} ${t.unit}`
 }
 
 export interface Rendered<T> {

@@ -31,6 +31,17 @@ async function bundles() {
 }
 
 describe('thresholds', () => {
+  it('behavior: a unit that starts with % or × joins its value, with the words that follow; any other unit follows a space', () => {
+    expect(formatThreshold({ value: 80, unit: '% of the quota or rate limit' })).toBe(
+      '80% of the quota or rate limit',
+    )
+    expect(formatThreshold({ value: 1.2, unit: '× the miss rate before the batch' })).toBe(
+      '1.2× the miss rate before the batch',
+    )
+    expect(formatThreshold({ value: 5, unit: '%' })).toBe('5%')
+    expect(formatThreshold({ value: 2, unit: 's' })).toBe('2 s')
+  })
+
   it('behavior: every paid item carries its thresholds, and its text shows each one as value and unit', async () => {
     const published = await bundles()
     const defined = new Map((await definitions()).map((t) => [t.name, t]))
