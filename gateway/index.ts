@@ -3,6 +3,7 @@
  * the retired feed's 410s; the submissions Worker answers submit, aggregates and stats.
  */
 import { type IRequest, Router } from 'itty-router'
+import { MARKDOWN_CONTENT_TYPE } from '../schema/markdown.js'
 import type { Outcome } from '../schema/routes.js'
 import { ROUTES, type Route } from '../schema/routes.js'
 import { paymentConfig } from './config.js'
@@ -28,11 +29,22 @@ export { PaymentLedger } from './payment/ledger.js'
 
 type Handler = (req: IRequest, env: Env, ctx: ExecutionContext) => Promise<Response> | Response
 
+/**
+ * `Accept: text/markdown` on a route that renders Markdown, with no `format` named, asks for
+ * `format=agents-md`; it then binds into the payment like the parameter would.
+ */
+function withAcceptedFormat(route: Route, req: IRequest, entries: [string, string][]): [string, string][] {
+  const rendersMarkdown = route.params.some((p) => p.name === 'format')
+  const wantsMarkdown = /(^|,)\s*text\/markdown\b/i.test(req.headers.get('accept') ?? '')
+  if (!rendersMarkdown || !wantsMarkdown || entries.some(([name]) => name === 'format')) return entries
+  return [...entries, ['format', 'agents-md']]
+}
+
 /** Free and paid data routes: filters checked first, then (paid) the payment gate. */
 function dataRoute(route: Route): Handler {
   return async (req, env, ctx) => {
     const url = new URL(req.url)
-    const checked = checkParams(route, [...url.searchParams])
+    const checked = checkParams(route, withAcceptedFormat(route, req, [...url.searchParams]))
     if ('status' in checked) return done(ctx, env, req, route, 'rejected', problemResponse(checked))
     const prepared = await prepare(env.ASSETS, route.name, checked.filters, Date.now())
     if (!prepared) throw new Error(`no data for route ${route.name}`)
@@ -46,7 +58,10 @@ function dataRoute(route: Route): Handler {
         problemResponse(prepared.problem, retryAfter(prepared.problem)),
       )
     const query = normaliseQuery(prepared.filters)
-    const payload = () => serializeOnce(`${route.name}?${query}`, prepared.payload)
+    const payload = () =>
+      prepared.markdown
+        ? serializeOnce(`${route.name}?${query}`, prepared.markdown, MARKDOWN_CONTENT_TYPE)
+        : serializeOnce(`${route.name}?${query}`, prepared.payload)
     if (route.access === 'free') {
       const response = serializedResponse(req, await payload(), { 'cache-control': 'public, max-age=300' })
       return done(ctx, env, req, route, 'free', response)

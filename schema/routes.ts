@@ -3,6 +3,7 @@
  * agents.json `endpoints`, llms.txt and the MCP tool list are all derived from it.
  */
 
+import { FORMATS } from './markdown.js'
 import { ACTIONS, INDEX_CATEGORIES } from './vocabulary.js'
 
 export type Access = 'free' | 'paid' | 'retired'
@@ -63,6 +64,16 @@ const action = (items: 'gates' | 'rules'): QueryParam => ({
   allowed: ACTIONS,
 })
 
+/** The representation of a rules answer: JSON, or Markdown an agent loads (schema/markdown.ts). */
+const format: QueryParam = {
+  name: 'format',
+  description:
+    'json (default), agents-md (Markdown to save as AGENTS.md; also chosen by Accept: text/markdown) or skill (the same under a YAML header, to save as SKILL.md); the payment binds the format',
+  example: 'agents-md',
+  pattern: '^[a-z-]{1,20}$',
+  allowed: FORMATS,
+}
+
 export const ROUTES: readonly Route[] = [
   {
     name: 'catalogue',
@@ -90,7 +101,7 @@ export const ROUTES: readonly Route[] = [
     access: 'paid',
     summary:
       'Every paid rule, or those matching a topic or applying to a situation (action and facts), each with its incident and constraint',
-    params: [topic('retry'), action('rules')],
+    params: [topic('retry'), action('rules'), format],
     mcpTool: 'fde_lessons_full',
     situation: true,
   },
@@ -100,7 +111,7 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/fde-playbooks',
     access: 'paid',
     summary: 'The situational playbooks with ordered, checkable steps',
-    params: [topic('rollback')],
+    params: [topic('rollback'), format],
     mcpTool: 'fde_playbook',
   },
   {
@@ -119,6 +130,7 @@ export const ROUTES: readonly Route[] = [
         pattern: '^[^\\u0000-\\u001f]{1,80}$',
       },
       action('gates'),
+      format,
     ],
     mcpTool: 'fde_preship_checklist',
     situation: true,

@@ -6,6 +6,13 @@
 import type { CheckSpec } from '../../schema/content.js'
 import type { BundleData, Freshness, PublishedPricingRow, PublishedRule } from '../../schema/datasets.js'
 import {
+  checklistMarkdown,
+  FORMATS,
+  type MarkdownFormat,
+  playbooksMarkdown,
+  rulesMarkdown,
+} from '../../schema/markdown.js'
+import {
   type AppliesBecause,
   appliesBecause,
   normalisedSituation,
@@ -108,10 +115,38 @@ function byTopic(
   }
 }
 
+type PrepareRoute = (data: BundleData, filters: Filters, now: number) => Prepared
+
+/**
+ * A rules route that also answers in Markdown: `format` (json, agents-md or skill) is read first
+ * and bound into the payment with the other filters, so one payment buys one representation.
+ */
+function inFormat<A>(
+  renderer: (format: MarkdownFormat, answer: A) => string,
+  inner: PrepareRoute,
+): PrepareRoute {
+  return (data, { format, ...f }, now) => {
+    const wanted = format?.trim().toLowerCase() ?? 'json'
+    if (!(FORMATS as readonly string[]).includes(wanted))
+      return {
+        ok: false,
+        problem: badRequest(`unknown format "${format}"`, { parameter: 'format', allowed: FORMATS }),
+      }
+    const prepared = inner(data, f, now)
+    if (!prepared.ok || wanted === 'json') return prepared
+    const md = wanted as MarkdownFormat
+    return {
+      ...prepared,
+      filters: { ...prepared.filters, format: md },
+      markdown: () => renderer(md, prepared.payload() as A),
+    }
+  }
+}
+
 export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: number) => Prepared> = {
   catalogue: (data) => ({ ok: true, filters: {}, payload: () => data.catalogue }),
   preview: (data, f) => byTopic('rules', data.preview.rules, f.topic, 'foundational rule'),
-  lessons: (data, f) => {
+  lessons: inFormat(rulesMarkdown, (data, f) => {
     const { topic, ...rest } = f
     const byTag = byTopic('rules', data.lessons.rules, topic, 'paid rule')
     if (!byTag.ok || !Object.keys(rest).length) return byTag
@@ -129,9 +164,11 @@ export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: n
         applies_because: situated.because,
       }),
     }
-  },
-  playbooks: (data, f) => byTopic('playbooks', data.playbooks.playbooks, f.topic, 'playbook'),
-  checklist: (data, f) => {
+  }),
+  playbooks: inFormat(playbooksMarkdown, (data, f) =>
+    byTopic('playbooks', data.playbooks.playbooks, f.topic, 'playbook'),
+  ),
+  checklist: inFormat(checklistMarkdown, (data, f) => {
     const { phase: phaseFilter, ...rest } = f
     const phase = phaseFilter === undefined ? undefined : findPhase(phaseFilter)
     if (phaseFilter !== undefined && !phase)
@@ -167,7 +204,7 @@ export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: n
         ...(situated.named ? { applies_because: situated.because } : {}),
       }),
     }
-  },
+  }),
   pricing: (data, f) => {
     if (f.category === undefined) return { ok: true, filters: {}, payload: () => data.pricing }
     const category = f.category.toLowerCase()

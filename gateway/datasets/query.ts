@@ -11,7 +11,13 @@ export type Filters = Record<string, string | undefined>
 const FACT_NAME = /^[a-z][a-z0-9_]{0,40}$/
 
 export type Prepared =
-  | { ok: true; filters: Filters; payload: () => unknown }
+  | {
+      ok: true
+      filters: Filters
+      payload: () => unknown
+      /** Present when the call asked for Markdown (`format`): the same answer, rendered. */
+      markdown?: () => string
+    }
   | { ok: false; problem: Problem }
 
 /** Checks names and shapes against the route's parameter list. */

@@ -144,8 +144,10 @@ export async function callPaidTool(
   const kept = settlement.repeat?.answer
   if (kept) return { outcome: 'paid', result: JSON.parse(kept.body) as CallToolResult }
   const payload = prepared.payload() as Record<string, unknown>
+  // Asked for Markdown (`format`): the text block is the Markdown to save; the structured content
+  // stays the JSON the outputSchema promises. The receipt covers both.
   const delivered = {
-    content: [{ type: 'text' as const, text: JSON.stringify(payload) }],
+    content: [{ type: 'text' as const, text: prepared.markdown?.() ?? JSON.stringify(payload) }],
     structuredContent: payload,
   }
   const query = binding.query

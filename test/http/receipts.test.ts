@@ -90,6 +90,11 @@ describe('signed receipts over HTTP', () => {
     const claims = await verifyReceipt(await jwks(), paid, body)
     expect(claims.resource).toBe('GET /v1/pricing?category=voice-agent')
     await expect(verifyReceipt(await jwks(), paid, `${body} `)).rejects.toThrow(/not the ones/)
+    // The same receipt shown for another request (another category) is refused by the snippet.
+    const other = await get('/v1/pricing?category=coding-agent')
+    const misplaced = new Response(body, { headers: paid.headers })
+    Object.defineProperty(misplaced, 'url', { value: other.url })
+    await expect(verifyReceipt(await jwks(), misplaced, body)).rejects.toThrow(/another category/)
   })
 })
 
@@ -129,13 +134,26 @@ describe('signed receipts over MCP', () => {
     const file = join(process.cwd(), 'test-results', 'readme-verify-tool-receipt.mjs')
     await writeFile(file, snippet as string)
     const { verifyToolReceipt } = (await import(file)) as {
-      verifyToolReceipt: (jwks: unknown, result: unknown) => Promise<Record<string, unknown>>
+      verifyToolReceipt: (
+        jwks: unknown,
+        result: unknown,
+        service: string,
+        tool: string,
+      ) => Promise<Record<string, unknown>>
     }
     const result = paid.result as unknown as { structuredContent: Record<string, unknown> }
-    expect((await verifyToolReceipt(await jwks(), result)).challengeId).toBe(challenge.id)
+    const tool = 'fde_lessons_full'
+    expect((await verifyToolReceipt(await jwks(), result, base(), tool)).challengeId).toBe(challenge.id)
     // Changing only the structured content breaks it: the digest covers what clients read there too.
     const altered = { ...result, structuredContent: { ...result.structuredContent, extra: 1 } }
-    await expect(verifyToolReceipt(await jwks(), altered)).rejects.toThrow(/not the one/)
+    await expect(verifyToolReceipt(await jwks(), altered, base(), tool)).rejects.toThrow(/not the one/)
+    // A receipt is checked against the call made: another tool or another service is refused.
+    await expect(verifyToolReceipt(await jwks(), result, base(), 'fde_playbook')).rejects.toThrow(
+      /another tool/,
+    )
+    await expect(verifyToolReceipt(await jwks(), result, 'https://elsewhere.example', tool)).rejects.toThrow(
+      /another issuer/,
+    )
   })
 })
 
