@@ -5,7 +5,9 @@
  *   record                 note the version serving 100% now, for each Worker (refuses a split deployment)
  *   upload                 upload a new version of each Worker, serving no traffic (secrets ride along)
  *   smoke                  put the new versions in the deployment at 0% and run scripts/smoke.ts against
- *                          them through version overrides (and the preview URL when Cloudflare made one)
+ *                          them through version overrides (and the preview URL when Cloudflare made one);
+ *                          when PROCESSOR_SECRET is a Stripe test key, also pay one paid route end to
+ *                          end with a test token (scripts/smoke-payment.ts); a live key pays nothing
  *   stage <percent>        send <percent> of traffic to the new versions, the rest to the recorded ones
  *   bake <seconds> <max>   for <seconds>, probe the new and the recorded versions side by side; stop
  *                          when the new versions' failure share exceeds the old ones' by more than <max>
@@ -21,6 +23,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { REGISTRY_API } from '../build/registry.js'
 import { smoke } from './smoke.js'
+import { checkTestKey, smokePayment } from './smoke-payment.js'
 
 /** The Workers, in the order they move: the submissions Worker behind the gateway first. */
 export const WORKERS = [
@@ -191,8 +194,24 @@ async function smokeNew() {
     console.log(`smoke test against ${target} ${JSON.stringify(headers)}`)
     failed += (await runSmoke(target, headers, realm)).filter((c) => !c.ok).length
   }
+  const key = paymentSmokeKey(process.env.PROCESSOR_SECRET)
+  if (key) {
+    console.log('payment smoke (test key): one paid route, end to end')
+    const checks = await smokePayment(baseUrl(), { key, headers: overrideHeader(state, 'next') })
+    for (const c of checks) console.log(`${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}`)
+    failed += checks.filter((c) => !c.ok).length
+  } else console.log('payment smoke skipped: PROCESSOR_SECRET is not a Stripe test key')
   if (failed)
     throw new Error(`${failed} smoke check(s) failed against the new versions; no traffic was moved`)
+}
+
+/** The key the payment smoke pays with: the gateway's own, only when it is a Stripe test key. */
+export function paymentSmokeKey(processorSecret: string | undefined): string | undefined {
+  try {
+    return checkTestKey(processorSecret)
+  } catch {
+    return undefined
+  }
 }
 
 async function stage(percent: number) {

@@ -9,7 +9,13 @@ import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { SERVER_JSON_PATH } from '../../build/registry.js'
-import { bakeVerdict, deployArgs, overrideHeader, registryHas } from '../../scripts/deploy-stage.js'
+import {
+  bakeVerdict,
+  deployArgs,
+  overrideHeader,
+  paymentSmokeKey,
+  registryHas,
+} from '../../scripts/deploy-stage.js'
 import { DEPLOY_RULE, DEPLOY_THRESHOLDS, deployPlan, stagePlan } from '../../scripts/deploy-thresholds.js'
 
 interface Step {
@@ -60,6 +66,14 @@ describe('deploy workflow', () => {
       expect(step.run ?? '', step.name).not.toMatch(/wrangler secret put/)
     }
     expect(byId('upload').env).toMatchObject({ PROCESSOR_SECRET: secret('PROCESSOR_SECRET') })
+  })
+
+  it('behavior: the smoke step sees the processor key, so a test-mode gateway is paid once end to end', () => {
+    expect(byId('smoke').env).toEqual({ PROCESSOR_SECRET: secret('PROCESSOR_SECRET') })
+    expect(paymentSmokeKey('sk_test_51Abc')).toBe('sk_test_51Abc')
+    expect(paymentSmokeKey('rk_test_51Abc')).toBe('rk_test_51Abc')
+    for (const key of ['sk_live_51Abc', 'rk_live_51Abc', '', undefined])
+      expect(paymentSmokeKey(key)).toBeUndefined()
   })
 
   it('behavior: a failure before 100% rolls back in one step; a failure after it does not', () => {
