@@ -14,6 +14,7 @@ import {
 } from '../schema/mcp-tools.js'
 import { MONEY_BACK_POLICY } from '../schema/money-back.js'
 import { RECEIPT_POLICY } from '../schema/receipt-claims.js'
+import { RETRYABLE_POLICY } from '../schema/retryable.js'
 import { PRICE, ROUTES, SERVICE_VERSION, WARN_FEED_RETIRED_ON } from '../schema/routes.js'
 import { VERSION_POLICY_TITLE, versionPolicyText } from '../schema/version-policy.js'
 import { PUBLISHER_META_KEY, REGISTRY_API, registryName } from './registry.js'
@@ -166,6 +167,7 @@ export function llmsTxt(catalogue: Catalogue, urls: ServiceUrls, registry?: Regi
     `Paying: every paid call costs ${PRICE.display}. Call it unpaid, get 402 with a WWW-Authenticate: Payment challenge (method stripe, intent charge, amount ${PRICE.amount}, currency ${PRICE.currency}), pay it, repeat the same call with Authorization: Payment <credential>. The 200 carries a Payment-Receipt header. Malformed parameters answer 400 and empty filters 404, both before any challenge, so they are never charged.`,
     `Receipts: ${RECEIPT_POLICY}`,
     `Your money: ${MONEY_BACK_POLICY}`,
+    `Refusals: ${RETRYABLE_POLICY}`,
     ...(registry ? [`MCP Registry: listed as ${registry.name} (${registry.lookup}).`] : []),
     '',
     `${VERSION_POLICY_TITLE}: ${versionPolicyText()}`,

@@ -8,6 +8,7 @@ import { BUNDLES } from '../schema/datasets.js'
 import { ANSWER_REPLAY_HOURS, IDEMPOTENCY_KEY_RULE, MONEY_BACK_POLICY } from '../schema/money-back.js'
 import { JWKS_PATH, RECEIPT_CLAIMS, RECEIPT_POLICY } from '../schema/receipt-claims.js'
 import { type AnswerRoute, RESPONSES, responseComponents } from '../schema/responses.js'
+import { RETRYABLE_POLICY } from '../schema/retryable.js'
 import { PRICE, ROUTES, type Route, SERVICE_VERSION, WARN_FEED_RETIRED_ON } from '../schema/routes.js'
 import { type Fact, factJsonSchema } from '../schema/situation.js'
 import { Submission } from '../schema/submission.js'
@@ -23,6 +24,48 @@ const problem = (description: string) => ({
   description,
   content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
 })
+
+/** The refusals every paid call can answer, by status, named under components/responses. */
+const PAYMENT_REFUSALS = {
+  '402': 'PaymentRequired',
+  '409': 'PaymentAlreadyAccepted',
+  '429': 'PaymentLimited',
+  '503': 'PaymentPending',
+} as const
+
+const paymentProblem = (type: string) => ({
+  [type]: { schema: { $ref: '#/components/schemas/PaymentProblem' } },
+})
+const retryAfter = { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }
+
+/** What each refusal of a paid call means and asks of the client (retryable: schema/retryable.ts). */
+function paymentRefusals() {
+  return {
+    PaymentRequired: {
+      description:
+        'Payment required (retryable "pay-again"): pay the fresh challenge in WWW-Authenticate and repeat the call (payment-refunded: this credential was charged, never delivered, and refunded). payment-action-required (retryable "same-credential"): the card needs an extra step; WWW-Authenticate repeats the challenge this credential answers, never a fresh one; complete the step, then send the same credential',
+      content: paymentProblem('application/json'),
+      headers: { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } },
+    },
+    PaymentAlreadyAccepted: {
+      description:
+        'payment-already-accepted: this credential was settled and its answer given to the request that first sent it; no challenge. retryable "same-credential": send it with that request\'s Idempotency-Key to get the same answer again; false: that request carried no key (or its window is over), so the answer cannot be sent again',
+      content: paymentProblem('application/problem+json'),
+    },
+    PaymentLimited: {
+      description:
+        'Too many payments refused for this client within a minute (retryable "same-credential" after Retry-After; no challenge, nothing claimed or charged)',
+      content: paymentProblem('application/problem+json'),
+      headers: retryAfter,
+    },
+    PaymentPending: {
+      description:
+        'The payment is pending (processor slow, processing, unreachable, or the first request with this credential still settling): retryable "same-credential", send the same credential again after Retry-After; it is never charged twice. Or the dataset could not be read (data-unavailable, before any challenge, nothing charged): repeat after Retry-After',
+      content: paymentProblem('application/problem+json'),
+      headers: retryAfter,
+    },
+  }
+}
 
 const json = (description: string, schema: object = { type: 'object' }) => ({
   description,
@@ -130,21 +173,9 @@ function operation(route: Route, facts: readonly Fact[]) {
       },
     }
     responses['400'] = problem('A malformed parameter or Idempotency-Key; nothing is claimed or charged')
-    responses['402'] = {
-      ...json(
-        'Payment required: pay the challenge in WWW-Authenticate and repeat the call (payment-refunded: this credential was charged, never delivered, and refunded)',
-        {
-          $ref: '#/components/schemas/Problem',
-        },
-      ),
-      headers: { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } },
-    }
-    responses['429'] = problem(
-      'Too many payments refused for this client within a minute; see Retry-After (no challenge, nothing charged)',
-    )
-    responses['503'] = problem(
-      'The payment is pending (processor slow, processing, or unreachable): send the same credential again after Retry-After; it is never charged twice. Or the dataset could not be read (data-unavailable, before any challenge, nothing charged): repeat after Retry-After',
-    )
+    // The refusals are the same for every paid call: written once under components/responses.
+    for (const [status, name] of Object.entries(PAYMENT_REFUSALS))
+      responses[status] = { $ref: `#/components/responses/${name}` }
     op.security = [{ payment: [] }]
   } else {
     // Free: no authentication of any kind.
@@ -211,6 +242,7 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
     },
     paths,
     components: {
+      responses: paymentRefusals(),
       parameters: {
         ...factParameters(facts),
         'Idempotency-Key': {
@@ -243,6 +275,10 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
             'RFC 8288: the successor (rel="successor-version", the free open register CSV) and the version policy (rel="deprecation", llms.txt)',
           schema: { type: 'string' },
         },
+        'Retry-After': {
+          description: 'Seconds to wait before sending the same request again (RFC 9110)',
+          schema: { type: 'integer', minimum: 0 },
+        },
         'WWW-Authenticate': {
           description:
             'Payment challenge: id, realm, method="stripe", intent="charge", request, description, expires, opaque',
@@ -265,7 +301,20 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
             status: { type: 'integer' },
             detail: { type: 'string' },
             challengeId: { type: 'string' },
+            retryable: { $ref: '#/components/schemas/Retryable' },
           },
+        },
+        PaymentProblem: {
+          description: 'The problem body of every refusal of a paid call (402, 409, 429, 503)',
+          allOf: [{ $ref: '#/components/schemas/Problem' }],
+          required: ['type', 'title', 'status', 'detail', 'retryable'],
+        },
+        Retryable: {
+          description: RETRYABLE_POLICY,
+          oneOf: [
+            { type: 'string', enum: ['pay-again', 'same-credential'] },
+            { type: 'boolean', const: false },
+          ],
         },
       },
     },

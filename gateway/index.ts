@@ -99,6 +99,8 @@ function notConfigured(problems: string[]) {
   return problemResponse(
     problem(503, 'not-configured', 'Payments Not Configured', 'this gateway cannot take payments yet', {
       problems,
+      // The operator must act first: asking again will not help.
+      retryable: false,
     }),
   )
 }

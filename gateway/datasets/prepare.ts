@@ -5,6 +5,7 @@
  */
 import type { CheckSpec } from '../../schema/content.js'
 import type { BundleData, Freshness, PublishedPricingRow, PublishedRule } from '../../schema/datasets.js'
+import type { Retryable } from '../../schema/retryable.js'
 import {
   checklistMarkdown,
   FORMATS,
@@ -276,6 +277,7 @@ export async function loadBundles(assets: AssetReader): Promise<BundleData | Pro
       'data-unavailable',
       'Data Unavailable',
       'the dataset cannot be read right now; nothing was charged, try again shortly',
+      { retryable: 'same-credential' satisfies Retryable },
     )
   }
 }

@@ -101,6 +101,7 @@ function createServer(env: Env, ctx: ExecutionContext, request: Request): Server
       throw new ProtocolError(
         ProtocolErrorCode.InternalError,
         `payments are not configured: ${config.problems.join('; ')}`,
+        { retryable: false },
       )
     let result: Awaited<ReturnType<typeof callPaidTool>>
     try {

@@ -50,7 +50,9 @@ async function refusedResult(
 ): Promise<CallToolResult> {
   const text =
     r.status === 402
-      ? `Payment refused (${r.problem}): ${r.detail}. ${tool.name} costs ${PRICE.display}: pay the fresh challenge in _meta["${META_PAYMENT_REQUIRED}"] and call again with _meta["${META_CREDENTIAL}"].`
+      ? r.challenge
+        ? `Payment waiting (${r.problem}): ${r.detail}. ${tool.name} costs ${PRICE.display}, and this credential's payment may still complete: do not pay again.`
+        : `Payment refused (${r.problem}): ${r.detail}. ${tool.name} costs ${PRICE.display}: pay the fresh challenge in _meta["${META_PAYMENT_REQUIRED}"] and call again with _meta["${META_CREDENTIAL}"].`
       : r.retryAfterS === undefined
         ? `Payment not repeated (${r.problem}): ${r.detail}.`
         : `Payment not settled (${r.problem}): ${r.detail}. Retry after ${r.retryAfterS} s.`
@@ -67,7 +69,7 @@ async function refusedResult(
 }
 
 async function paymentRequired(config: PaymentConfig, binding: Binding, tool: McpTool, r: Refusal) {
-  const challenge = await issueChallenge(config, binding, tool.route.summary)
+  const challenge = r.challenge ?? (await issueChallenge(config, binding, tool.route.summary))
   return {
     httpStatus: 402,
     challenges: [{ ...challenge, request: chargeRequest(config) }],

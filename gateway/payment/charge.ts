@@ -176,7 +176,19 @@ export async function verifyAndSettle(
     case 'expired':
       return refuse('payment-expired', result.detail)
     case 'requires_action':
-      return refuse('payment-action-required', result.detail)
+      // The payment may still complete: the challenge it answers goes back, never a fresh one. A
+      // second credential for it is refused before any charge.
+      return refuse('payment-action-required', result.detail, {
+        challenge: {
+          id: echoed.id,
+          realm: echoed.realm,
+          method: echoed.method,
+          intent: echoed.intent,
+          request,
+          expires: echoed.expires,
+          opaque: echoed.opaque,
+        },
+      })
     case 'declined':
       if (result.fresh) await attempts.fail()
       return refuse('verification-failed', result.detail)

@@ -118,10 +118,16 @@ export async function requirePayment(
 }
 
 async function challengeResponse(config: PaymentConfig, binding: Binding, description: string, r: Refusal) {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'cache-control': 'no-store' }
-  // Only a 402 invites a payment. A pending payment (503) keeps the credential retryable, a client
-  // over its failure limit (429) must wait, and a settled credential (409) must never pay again.
-  const challenge = r.status === 402 ? await issueChallenge(config, binding, description) : undefined
+  // 402 bodies are application/json (SPEC.md); every other refusal is an RFC 9457 problem.
+  const headers: Record<string, string> = {
+    'content-type': r.status === 402 ? 'application/json' : 'application/problem+json',
+    'cache-control': 'no-store',
+  }
+  // Only a 402 carries a challenge, and a fresh one only when paying again is the remedy. A pending
+  // payment (503) keeps the credential retryable, a client over its failure limit (429) must wait,
+  // and a settled credential (409) must never pay again.
+  const challenge =
+    r.status === 402 ? (r.challenge ?? (await issueChallenge(config, binding, description))) : undefined
   if (challenge) headers['www-authenticate'] = formatChallenge(challenge)
   if (r.retryAfterS !== undefined) headers['retry-after'] = String(r.retryAfterS)
   return new Response(JSON.stringify(problemBody(r, challenge?.id)), { status: r.status, headers })

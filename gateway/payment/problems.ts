@@ -1,7 +1,11 @@
 /**
  * The payment problem types of draft-httpauth-payment (RFC 9457 `type` URIs) and their titles.
  */
+import type { Retryable } from '../../schema/retryable.js'
 import { PROBLEM_TYPES } from '../http/problem.js'
+import type { Challenge } from './challenge.js'
+
+export type { Retryable }
 
 export const PROBLEM_BASE = 'https://paymentauth.org/problems/'
 
@@ -27,16 +31,7 @@ const OWN_PROBLEMS = new Set<PaymentProblem>([
 
 export type PaymentProblem = keyof typeof PAYMENT_PROBLEMS
 
-/**
- * What a refused client may do next, machine-readable in every refusal (`retryable`):
- * - `pay-again`: this credential will never pay; pay the fresh challenge that comes with it (402);
- * - `same-credential`: send the same credential again (after Retry-After, when given); paying
- *   again could charge twice for one answer;
- * - `false`: stop; neither the same credential nor a new payment gets this answer back.
- */
-export type Retryable = 'pay-again' | 'same-credential' | false
-
-/** What each problem lets the client do, unless the refusal says otherwise. */
+/** What each problem lets the client do (schema/retryable.ts), unless the refusal says otherwise. */
 const RETRYABLE: Record<PaymentProblem, Retryable> = {
   'payment-required': 'pay-again',
   'malformed-credential': 'pay-again',
@@ -55,9 +50,9 @@ const RETRYABLE: Record<PaymentProblem, Retryable> = {
 export const PENDING_RETRY_AFTER_S = 5
 
 /**
- * Why a credential was not accepted. Only a 402 comes with a fresh challenge: a credential whose
- * payment is settled (409) or may still settle (503) gets none, and neither does a client over its
- * limit (429).
+ * Why a credential was not accepted. Only a refusal that asks to pay again comes with a fresh
+ * challenge: a credential whose payment is settled (409) or may still settle (503, or a 402 waiting
+ * for the card's extra step) gets none, and neither does a client over its limit (429).
  */
 export interface Refusal {
   status: 402 | 409 | 429 | 503
@@ -66,6 +61,8 @@ export interface Refusal {
   problem: PaymentProblem
   detail: string
   retryable: Retryable
+  /** A 402 whose payment may still complete: the challenge this credential answers, sent back instead of a fresh one. */
+  challenge?: Challenge
 }
 
 /** The RFC 9457 body of a payment problem, as the 402 body and the MCP `problem` member. */
@@ -89,7 +86,7 @@ const STATUS: Partial<Record<PaymentProblem, Refusal['status']>> = {
 export function refusal(
   problem: PaymentProblem,
   detail: string,
-  options: { retryable?: Retryable; retryAfterS?: number } = {},
+  options: { retryable?: Retryable; retryAfterS?: number; challenge?: Challenge } = {},
 ): Refusal {
   const status = STATUS[problem] ?? 402
   const retryAfterS = options.retryAfterS ?? (status === 503 ? PENDING_RETRY_AFTER_S : undefined)
@@ -99,5 +96,6 @@ export function refusal(
     detail,
     retryable: options.retryable ?? RETRYABLE[problem],
     ...(retryAfterS === undefined ? {} : { retryAfterS }),
+    ...(options.challenge ? { challenge: options.challenge } : {}),
   }
 }

@@ -3,6 +3,7 @@
  * Checks, cheapest first: content type (415), flood limit (429), size (413), JSON (400), schema (400).
  */
 
+import type { Retryable } from '../../schema/retryable.js'
 import { MAX_SUBMISSION_BYTES } from '../../schema/submission.js'
 import { problem, problemResponse } from '../http/problem.js'
 import { discardBody, readBody } from '../http/read-body.js'
@@ -77,6 +78,7 @@ async function refuseEarly(request: Request, env: Env): Promise<Response | undef
         `too many submissions from this client; retry after ${slot.retryAfter} s`,
         {
           retry_after_seconds: slot.retryAfter,
+          retryable: 'same-credential' satisfies Retryable,
         },
       ),
       { 'retry-after': String(slot.retryAfter) },

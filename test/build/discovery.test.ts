@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { build } from '../../build/index.js'
 import { LOCAL_URLS } from '../../schema/config.js'
 import { MCP_TOOLS } from '../../schema/mcp-tools.js'
+import { RETRYABLE_MEANING } from '../../schema/retryable.js'
 import { ROUTES } from '../../schema/routes.js'
 
 const { files } = await build({
@@ -165,10 +166,35 @@ describe('openapi.json operations', () => {
       if (route.access === 'paid') {
         expect(op.security, route.path).toEqual([{ payment: [] }])
         expect(Object.keys(op.responses as object).sort(), route.path).toEqual(
-          expect.arrayContaining(['200', '400', '402', '404', '429', '503']),
+          expect.arrayContaining(['200', '400', '402', '404', '409', '429', '503']),
         )
       } else expect(op.security, route.path).toEqual([])
     }
+  })
+
+  it('behavior: every refusal of a paid call documents its retryable flag, and 429 and 503 their Retry-After', () => {
+    const full = json('public/openapi.json')
+    for (const route of ROUTES.filter((r) => r.access === 'paid')) {
+      const op = full.paths[route.path][route.method.toLowerCase()]
+      for (const status of ['402', '409', '429', '503']) {
+        const ref = op.responses[status].$ref as string
+        const response = full.components.responses[ref.replace('#/components/responses/', '')]
+        const content = response.content
+        const schema = (content['application/json'] ?? content['application/problem+json']).schema
+        expect(schema.$ref, `${route.path} ${status}`).toBe('#/components/schemas/PaymentProblem')
+        if (status === '429' || status === '503')
+          expect(response.headers['Retry-After'], `${route.path} ${status}`).toBeDefined()
+      }
+    }
+    expect(full.components.schemas.PaymentProblem.required).toContain('retryable')
+    const values = full.components.schemas.Retryable.oneOf.flatMap(
+      (s: { enum?: unknown[]; const?: unknown }) => s.enum ?? [s.const],
+    )
+    expect(values.sort()).toEqual(
+      Object.keys(RETRYABLE_MEANING)
+        .map((v) => (v === 'false' ? false : v))
+        .sort(),
+    )
   })
 })
 

@@ -111,7 +111,7 @@ describe('the failed-payment limiter and a buyer with money on the way', () => {
   async function decline(path: string, headers: Record<string, string>) {
     const { authorization: auth } = await credentialFor(path, 'decline', headers)
     const r = await get(path, { headers: { ...headers, authorization: auth } })
-    return { status: r.status, auth }
+    return { status: r.status, auth, retryAfter: r.headers.get('retry-after'), body: await r.json() }
   }
 
   it("behavior: a replayed decline counts once, and a full failure count never holds back a neighbour's pending payment", async () => {
@@ -134,6 +134,9 @@ describe('the failed-payment limiter and a buyer with money on the way', () => {
     for (let i = 0; i < 9; i++) expect((await decline(path, attacker)).status).toBe(402)
     const limited = await decline(path, attacker)
     expect(limited.status).toBe(429)
+    // Nothing was claimed: the same credential may come back after Retry-After; no payment asked for.
+    expect(limited.retryAfter).toMatch(/^\d+$/)
+    expect(limited.body).toMatchObject({ status: 429, retryable: 'same-credential' })
     // The neighbour's pending payment is not limited: it completes and is delivered.
     await until(async () => (await processorLedger()).stalled.includes(pending.spt))
     await standin(`/__standin/release/${pending.spt}`)
@@ -303,6 +306,7 @@ describe('the scheduled reconciler', () => {
     const back = await get(path, { headers: { authorization: lost.authorization } })
     expect(back.status).toBe(402)
     expect(await problemType(back.clone())).toMatch(/payment-refunded$/)
+    expect(((await back.clone().json()) as { retryable: unknown }).retryable).toBe('pay-again')
     expect(((await back.json()) as { detail: string }).detail).toContain((await refundsOf(lostIntent))[0])
   })
 })

@@ -25,9 +25,11 @@ async function expectRefusal(response: Response, problem: string) {
   expect(response.headers.get('payment-receipt')).toBeNull()
   const body = (await response.json()) as Record<string, unknown>
   expect(body.type).toBe(`${PROBLEMS}${problem}`)
-  // A refusal carries a fresh challenge and never any part of the payload.
+  // A refusal carries a challenge and never any part of the payload.
   expect(response.headers.get('www-authenticate')).toMatch(/^Payment /)
   expect(body.challengeId).toBe(challengeFrom(response).id)
+  // A card waiting for its extra step may still pay: send the same credential, never pay again.
+  expect(body.retryable).toBe(problem === 'payment-action-required' ? 'same-credential' : 'pay-again')
   for (const key of ['rules', 'playbooks', 'checklist', 'rows', 'corrections'])
     expect(body).not.toHaveProperty(key)
   return body
@@ -188,9 +190,11 @@ describe('refused credentials', () => {
     await expectRefusal(paid, 'verification-failed')
   })
 
-  it('error: a card needing 3-D Secure is refused as payment-action-required', async () => {
-    const { paid } = await payOnce('/v1/fde-lessons', token('action'))
-    await expectRefusal(paid, 'payment-action-required')
+  it('error: a card needing 3-D Secure is refused as payment-action-required, with its own challenge, not a fresh one', async () => {
+    const { paid, challenge } = await payOnce('/v1/fde-lessons', token('action'))
+    const body = await expectRefusal(paid.clone(), 'payment-action-required')
+    expect(challengeFrom(paid).id).toBe(challenge.id)
+    expect(body.challengeId).toBe(challenge.id)
   })
 
   for (const kind of ['timeout', 'error'])
@@ -199,8 +203,11 @@ describe('refused credentials', () => {
       expect(paid.status).toBe(503)
       expect(paid.headers.get('retry-after')).toBe('5')
       expect(paid.headers.get('payment-receipt')).toBeNull()
+      expect(paid.headers.get('www-authenticate')).toBeNull()
+      expect(paid.headers.get('content-type')).toBe('application/problem+json')
       const body = (await paid.json()) as Record<string, unknown>
       expect(body.type).toBe(`${PROBLEMS}internal-payment-error`)
+      expect(body.retryable).toBe('same-credential')
       expect(body).not.toHaveProperty('rules')
     })
 

@@ -194,6 +194,9 @@ describe('paying over MCP with mppx', () => {
     }
     expect(required.challenges).toHaveLength(1)
     expect(required.problem.type).toBe(`https://paymentauth.org/problems/${problem}`)
+    expect((required.problem as { retryable?: unknown }).retryable).toBe(
+      problem === 'payment-action-required' ? 'same-credential' : 'pay-again',
+    )
     expect(JSON.stringify(result.content)).toContain('0.50 USD')
   }
 
