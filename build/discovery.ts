@@ -149,6 +149,19 @@ export function legacyMcpCard(urls: ServiceUrls) {
   }
 }
 
+/** How to ask for only what applies to the change at hand, and to get it as a file to commit. */
+function situationLines(catalogue: Catalogue, urls: ServiceUrls): string[] {
+  const checklist = `${urls.base_url}/v1/fde-preship-checklist`
+  const example = 'action=deploy&emergency=false&targets=3&stateful=false&one_way_changes=false'
+  return [
+    '## Ask with your situation',
+    `Name the action and answer the facts you know, and the gates (/v1/fde-preship-checklist) and rules (/v1/fde-lessons) hold only what applies, each with applies_because. An unanswered fact keeps the checks that depend on it and names its question. Facts: ${catalogue.facts.map((f) => `${f.fact} (${f.type}): ${f.question.trim()}`).join(' ')}`,
+    `- HTTP: GET ${checklist}?${example} (pay the 402 as above; the payment binds this situation)`,
+    `- MCP: tools/call fde_preship_checklist with arguments {"action":"deploy","emergency":false,"targets":3,"stateful":false,"one_way_changes":false}`,
+    `- As a file your agent loads: add format=agents-md (or send Accept: text/markdown) and save the answer as AGENTS.md; format=skill gives a SKILL.md with a YAML header (name, description), to save as .claude/skills/<name>/SKILL.md or your agent's skills folder. Over MCP pass "format" as an argument: the text block is the Markdown.`,
+  ]
+}
+
 export function llmsTxt(catalogue: Catalogue, urls: ServiceUrls, registry?: RegistryListing): string {
   const { inventory } = catalogue
   const link = (path: string, name: string, note: string) => `- [${name}](${urls.base_url}${path}): ${note}`
@@ -171,6 +184,8 @@ export function llmsTxt(catalogue: Catalogue, urls: ServiceUrls, registry?: Regi
     ...(registry ? [`MCP Registry: listed as ${registry.name} (${registry.lookup}).`] : []),
     '',
     `${VERSION_POLICY_TITLE}: ${versionPolicyText()}`,
+    '',
+    ...situationLines(catalogue, urls),
     '',
     '## Free',
     ...routeLines('free'),

@@ -32,7 +32,7 @@ beforeAll(async () => {
     .map((line) => (line.startsWith('npm i ') ? `${line} --prefer-offline --no-audit --no-fund` : line))
     .join('\n')
   await inProject('sh', ['-ec', install])
-  for (const name of ['pay.mjs', 'pay-mcp.mjs', 'pay-mcp-v2.mjs', 'pay.sh'])
+  for (const name of ['pay.mjs', 'pay-mcp.mjs', 'pay-mcp-v2.mjs', 'pay.sh', 'save-rules.mjs'])
     await writeFile(join(project, name), example(name))
 })
 afterAll(() => (project ? rm(project, { recursive: true, force: true }) : undefined))
@@ -87,5 +87,17 @@ describe('README examples in an empty project', () => {
     const parsed = JSON.parse(receipt as string) as { status: string; reference: string }
     expect(parsed.status).toBe('success')
     expect(Object.values((await processorLedger()).succeeded)).toContain(parsed.reference)
+  })
+
+  it('behavior: save-rules.mjs buys the routine-deploy gates as AGENTS.md and as a skill folder', async () => {
+    const { stdout } = await inProject('node', ['save-rules.mjs'])
+    const [agents, skillPath] = stdout.trim().split(' ')
+    const agentsMd = await readFile(join(project, agents as string), 'utf8')
+    expect(agentsMd).toMatch(/^# Pre-ship gates for deploy\n/)
+    expect(agentsMd).toMatch(/^- \[ \] `[a-z0-9-]+` \((block|defer)\): /m)
+    const skill = await readFile(join(project, skillPath as string), 'utf8')
+    const name = /^name: (.+)$/m.exec(skill)?.[1]
+    expect(skillPath).toBe(`.claude/skills/${name}/SKILL.md`)
+    expect(skill.startsWith('---\nname: ')).toBe(true)
   })
 })
