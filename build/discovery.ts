@@ -151,14 +151,22 @@ export function legacyMcpCard(urls: ServiceUrls) {
 
 /** How to ask for only what applies to the change at hand, and to get it as a file to commit. */
 function situationLines(catalogue: Catalogue, urls: ServiceUrls): string[] {
-  const checklist = `${urls.base_url}/v1/fde-preship-checklist`
-  const example = 'action=deploy&emergency=false&targets=3&stateful=false&one_way_changes=false'
+  const link = (path: string, name: string, note: string) => `- [${name}](${urls.base_url}${path}): ${note}`
+  const situation = 'action=deploy&emergency=false&targets=3&stateful=false&one_way_changes=false'
   return [
     '## Ask with your situation',
-    `Name the action and answer the facts you know, and the gates (/v1/fde-preship-checklist) and rules (/v1/fde-lessons) hold only what applies, each with applies_because. An unanswered fact keeps the checks that depend on it and names its question. Facts: ${catalogue.facts.map((f) => `${f.fact} (${f.type}): ${f.question.trim()}`).join(' ')}`,
-    `- HTTP: GET ${checklist}?${example} (pay the 402 as above; the payment binds this situation)`,
-    `- MCP: tools/call fde_preship_checklist with arguments {"action":"deploy","emergency":false,"targets":3,"stateful":false,"one_way_changes":false}`,
-    `- As a file your agent loads: add format=agents-md (or send Accept: text/markdown) and save the answer as AGENTS.md; format=skill gives a SKILL.md with a YAML header (name, description), to save as .claude/skills/<name>/SKILL.md or your agent's skills folder. Over MCP pass "format" as an argument: the text block is the Markdown.`,
+    `Name the action and answer the facts you know, and the gates and rules hold only what applies, each with applies_because. An unanswered fact keeps the checks that depend on it and names its question. Facts: ${catalogue.facts.map((f) => `${f.fact} (${f.type}): ${f.question.trim()}`).join(' ')}`,
+    '',
+    link(
+      `/v1/fde-preship-checklist?${situation}`,
+      'Gates for a routine deploy',
+      'pay the 402 as above; the payment binds this situation. Over MCP: tools/call fde_preship_checklist with arguments {"action":"deploy","emergency":false,"targets":3,"stateful":false,"one_way_changes":false}',
+    ),
+    link(
+      `/v1/fde-preship-checklist?${situation}&format=agents-md`,
+      'The same as AGENTS.md',
+      'format=agents-md (or Accept: text/markdown) answers Markdown to save as AGENTS.md; format=skill answers a SKILL.md with a YAML header (name, description) for your agent\'s skills folder, e.g. .claude/skills/<name>/SKILL.md. Over MCP pass "format" as an argument: the text block is the Markdown',
+    ),
   ]
 }
 
