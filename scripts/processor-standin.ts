@@ -313,7 +313,7 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
   }
 
   /**
-   * Test helper: `count` succeeded intents of `realm`, their `created` spread evenly over
+   * Test helper: `count` intents of `realm` (`status`, default succeeded), their `created` spread evenly over
    * [created_gte, created_lte] (seconds; both default to now), as another product's traffic.
    */
   function seed(params: URLSearchParams, res: ServerResponse) {
@@ -328,6 +328,9 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
         error: 'created_gte and created_lte must be seconds, created_gte <= created_lte',
       })
     const realm = params.get('realm') ?? 'other-product.example'
+    const status = params.get('status') ?? 'succeeded'
+    if (!['succeeded', 'processing', 'requires_action'].includes(status))
+      return send(res, 400, { error: 'status must be succeeded, processing or requires_action' })
     const made: Intent[] = []
     for (let i = 0; i < count; i++) {
       const created = count === 1 ? gte : gte + Math.floor(((lte - gte) * i) / (count - 1))
@@ -336,9 +339,9 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
         id,
         object: 'payment_intent',
         amount: 50,
-        amount_received: 50,
+        amount_received: status === 'succeeded' ? 50 : 0,
         currency: 'usd',
-        status: 'succeeded',
+        status,
         created,
         metadata: { challenge_id: `seed-${id}`, realm },
       }

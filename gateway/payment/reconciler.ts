@@ -9,12 +9,12 @@
  * Intents whose verdict is not final yet (a refund call unanswered, a payment still processing or
  * waiting for an action) are looked at again on the next runs until they leave the look-back.
  */
-import type { Ledger, PaymentConfig } from './charge.js'
 import { orphanBand } from './creation-window.js'
 import type { OrphanOutcome } from './orphans.js'
 import {
   type CreatedWindow,
   type ListedIntent,
+  type ProcessorConfig,
   retrievePaymentIntent,
   walkPaymentIntents,
 } from './processor.js'
@@ -66,11 +66,28 @@ export type ReconcileReport = Record<OrphanOutcome, number> & {
   failure?: string
 }
 
+/** What a run needs of the payment configuration. */
+export interface ReconcilerConfig {
+  realm: string
+  challengeTtlMs: number
+  processor: ProcessorConfig
+}
+
+/** What a run needs of the ledger: its verdict on one succeeded intent, and the refund if it is owed. */
+export interface OrphanLedger {
+  refundIfOrphaned(
+    challengeId: string,
+    intentId: string,
+    now: number,
+    processor: ProcessorConfig,
+  ): Promise<OrphanOutcome>
+}
+
 const fresh = (): ReconcileCursor => ({ recheck: [], behindRuns: 0 })
 
 export async function refundOrphans(
-  config: PaymentConfig,
-  ledger: Ledger,
+  config: ReconcilerConfig,
+  ledger: OrphanLedger,
   store: CursorStore,
   now: number,
 ): Promise<ReconcileReport> {
