@@ -13,6 +13,7 @@ import {
   PAYMENT_CAPABILITY,
 } from '../schema/mcp-tools.js'
 import { MONEY_BACK_POLICY } from '../schema/money-back.js'
+import { PAYMENT_TOKEN_HOW_TO } from '../schema/payment-token.js'
 import { RECEIPT_POLICY } from '../schema/receipt-claims.js'
 import { RETRYABLE_POLICY } from '../schema/retryable.js'
 import { PRICE, ROUTES, SERVICE_VERSION, WARN_FEED_RETIRED_ON } from '../schema/routes.js'
@@ -186,6 +187,7 @@ export function llmsTxt(catalogue: Catalogue, urls: ServiceUrls, registry?: Regi
     `Inventory: ${inventory.total} rules (${inventory.free} free foundational, ${inventory.paid} paid), ${inventory.playbooks} playbooks and ${inventory.checklistItems} pre-ship gates over ${inventory.phases.length} phases; topics: ${topicsExample(catalogue).join(', ')}.`,
     '',
     `Paying: every paid call costs ${PRICE.display}. Call it unpaid, get 402 with a WWW-Authenticate: Payment challenge (method stripe, intent charge, amount ${PRICE.amount}, currency ${PRICE.currency}), pay it, repeat the same call with Authorization: Payment <credential>. The 200 carries a Payment-Receipt header. Malformed parameters answer 400 and empty filters 404, both before any challenge, so they are never charged.`,
+    `Payment token: ${PAYMENT_TOKEN_HOW_TO}`,
     `Receipts: ${RECEIPT_POLICY}`,
     `Your money: ${MONEY_BACK_POLICY}`,
     `Refusals: ${RETRYABLE_POLICY}`,

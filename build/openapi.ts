@@ -6,6 +6,7 @@ import * as z from 'zod'
 import type { ServiceUrls } from '../schema/config.js'
 import { BUNDLES } from '../schema/datasets.js'
 import { ANSWER_REPLAY_HOURS, IDEMPOTENCY_KEY_RULE, MONEY_BACK_POLICY } from '../schema/money-back.js'
+import { PAYMENT_TOKEN_SUMMARY } from '../schema/payment-token.js'
 import { JWKS_PATH, RECEIPT_CLAIMS, RECEIPT_POLICY } from '../schema/receipt-claims.js'
 import { type AnswerRoute, RESPONSES, responseComponents } from '../schema/responses.js'
 import { RETRYABLE_POLICY } from '../schema/retryable.js'
@@ -223,7 +224,7 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
     info: {
       title: 'Rules and Pricing-Index Service',
       version: SERVICE_VERSION,
-      description: `Engineering-practice rules traced to real incidents, and an index of published AI product prices. Paid operations cost ${PRICE.display} per call through the HTTP "Payment" authentication scheme (intent charge, method stripe); no account, no key. ${RECEIPT_POLICY} ${MONEY_BACK_POLICY}\n\n${VERSION_POLICY_TITLE}: ${versionPolicyText()}`,
+      description: `Engineering-practice rules traced to real incidents, and an index of published AI product prices. Paid operations cost ${PRICE.display} per call through the HTTP "Payment" authentication scheme (intent charge, method stripe), paid with a Stripe shared payment token (see securitySchemes); no account here. ${RECEIPT_POLICY} ${MONEY_BACK_POLICY}\n\n${VERSION_POLICY_TITLE}: ${versionPolicyText()}`,
       'x-version-policy': {
         breakingChange: 'new path prefix and new major version; the old prefix keeps answering',
         deprecationNoticeDays: DEPRECATION_NOTICE_DAYS,
@@ -257,8 +258,7 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
         payment: {
           type: 'http',
           scheme: 'Payment',
-          description:
-            'IETF HTTP "Payment" scheme: answer the 402 challenge, then send Authorization: Payment <credential>.',
+          description: `IETF HTTP "Payment" scheme: answer the 402 challenge, then send Authorization: Payment <credential>; ${PAYMENT_TOKEN_SUMMARY}`,
         },
       },
       headers: {

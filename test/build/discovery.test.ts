@@ -9,6 +9,11 @@ import { describe, expect, it } from 'vitest'
 import { build } from '../../build/index.js'
 import { LOCAL_URLS } from '../../schema/config.js'
 import { MCP_TOOLS } from '../../schema/mcp-tools.js'
+import {
+  PAYMENT_TOKEN_GUIDE_URL,
+  PAYMENT_TOKEN_HOW_TO,
+  PAYMENT_TOKEN_SUMMARY,
+} from '../../schema/payment-token.js'
 import { RETRYABLE_MEANING } from '../../schema/retryable.js'
 import { ROUTES } from '../../schema/routes.js'
 
@@ -218,5 +223,17 @@ describe('openapi.json under the reference linter', () => {
       const schema = api.paths[route.path].get.responses['200'].content['application/json'].schema
       expect(schema.$ref, route.path).toMatch(/^#\/components\/schemas\/\w+$/)
     }
+  })
+})
+
+describe('how a buyer gets a payment token', () => {
+  it("behavior: llms.txt gives the steps, openapi.json the summary and Stripe's guide on the Payment scheme", () => {
+    expect(files.get('public/llms.txt')).toContain(`Payment token: ${PAYMENT_TOKEN_HOW_TO}`)
+    const api = json('public/openapi.json')
+    expect(api.components.securitySchemes.payment.description).toContain(PAYMENT_TOKEN_SUMMARY)
+    expect(PAYMENT_TOKEN_SUMMARY).toContain(PAYMENT_TOKEN_GUIDE_URL)
+    // Both name where the seller's Stripe profile is read: the challenge's networkId.
+    for (const text of [PAYMENT_TOKEN_HOW_TO, PAYMENT_TOKEN_SUMMARY])
+      expect(text).toContain('request.methodDetails.networkId')
   })
 })

@@ -1,7 +1,8 @@
 /**
  * The README's paying examples, run as a new user would: an empty folder, the README's install
  * line (served from the npm cache when it holds the packages, so the run stays offline where it
- * can), then each script exactly as printed, against the running service.
+ * can), then each script exactly as printed, against the running service, through a proxy that
+ * records what each one sent: every paid request must carry an Idempotency-Key.
  */
 import { execFile } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type RecordedRequest, type RecordingProxy, startRecordingProxy } from '../support/recording-proxy.js'
 import { base, processorLedger } from '../support/service.js'
 
 const run = promisify(execFile)
@@ -22,10 +24,42 @@ const example = (name: string) => {
 }
 
 let project = ''
+let proxy: RecordingProxy
 const inProject = (cmd: string, args: string[]) =>
-  run(cmd, args, { cwd: project, env: { ...process.env, SERVICE_URL: base() }, maxBuffer: 16 * 1024 * 1024 })
+  run(cmd, args, {
+    cwd: project,
+    env: { ...process.env, SERVICE_URL: proxy.url },
+    maxBuffer: 16 * 1024 * 1024,
+  })
+
+/** A request that carries a payment credential: HTTP Authorization: Payment, or an MCP tools/call with one in _meta. */
+function paidMeta(r: RecordedRequest): Record<string, unknown> | undefined {
+  if (/^Payment /.test(r.headers.authorization ?? '')) return {}
+  if (r.method !== 'POST' || !r.path.startsWith('/mcp')) return undefined
+  const message = JSON.parse(r.body) as { method?: string; params?: { _meta?: Record<string, unknown> } }
+  const meta = message.params?._meta
+  return message.method === 'tools/call' && meta?.['org.paymentauth/credential'] ? meta : undefined
+}
+
+/** Runs an example and returns its output and the key each of its paid requests carried. */
+async function runExample(cmd: string, file: string) {
+  const from = proxy.requests.length
+  const { stdout } = await inProject(cmd, [file])
+  const keys = proxy.requests.slice(from).flatMap((r) => {
+    const meta = paidMeta(r)
+    if (!meta) return []
+    return [r.headers['idempotency-key'] ?? (meta['idempotency-key'] as string | undefined)]
+  })
+  return { stdout, keys }
+}
+
+function expectEveryPaidRequestKeyed(keys: (string | undefined)[]) {
+  expect(keys.length).toBeGreaterThan(0)
+  for (const key of keys) expect(key).toMatch(/^\S+$/)
+}
 
 beforeAll(async () => {
+  proxy = await startRecordingProxy(base())
   project = await mkdtemp(join(tmpdir(), 'rpi-readme-'))
   const install = example('install')
     .split('\n')
@@ -35,7 +69,10 @@ beforeAll(async () => {
   for (const name of ['pay.mjs', 'pay-mcp.mjs', 'pay-mcp-v2.mjs', 'pay.sh', 'save-rules.mjs'])
     await writeFile(join(project, name), example(name))
 })
-afterAll(() => (project ? rm(project, { recursive: true, force: true }) : undefined))
+afterAll(async () => {
+  await proxy?.close()
+  if (project) await rm(project, { recursive: true, force: true })
+})
 
 const lockVersion = async (name: string) =>
   (
@@ -57,7 +94,8 @@ describe('README examples in an empty project', () => {
   })
 
   it('behavior: pay.mjs pays over HTTP and prints the answer and the receipt', async () => {
-    const { stdout } = await inProject('node', ['pay.mjs'])
+    const { stdout, keys } = await runExample('node', 'pay.mjs')
+    expectEveryPaidRequestKeyed(keys)
     expect(stdout).toMatch(/^200 \{"topic":"retry"/)
     const reference = /reference: '([^']+)'/.exec(stdout)?.[1]
     expect(stdout).toMatch(/status: 'success'/)
@@ -65,14 +103,16 @@ describe('README examples in an empty project', () => {
   })
 
   it('behavior: pay-mcp.mjs pays a tool over MCP and prints the answer and the receipt', async () => {
-    const { stdout } = await inProject('node', ['pay-mcp.mjs'])
+    const { stdout, keys } = await runExample('node', 'pay-mcp.mjs')
+    expectEveryPaidRequestKeyed(keys)
     expect(JSON.parse(stdout.split('\n')[0] as string)).toMatchObject({ topic: 'retry' })
     const reference = /reference: '([^']+)'/.exec(stdout)?.[1]
     expect(Object.values((await processorLedger()).succeeded)).toContain(reference)
   })
 
   it('behavior: pay-mcp-v2.mjs negotiates 2026-07-28, pays in band and prints the answer and the receipt', async () => {
-    const { stdout } = await inProject('node', ['pay-mcp-v2.mjs'])
+    const { stdout, keys } = await runExample('node', 'pay-mcp-v2.mjs')
+    expectEveryPaidRequestKeyed(keys)
     const [version, ...answer] = (stdout.split('\n')[0] as string).split(' ')
     expect(version).toBe('2026-07-28')
     expect(JSON.parse(answer.join(' '))).toMatchObject({ topic: 'retry' })
@@ -81,7 +121,8 @@ describe('README examples in an empty project', () => {
   })
 
   it('behavior: pay.sh builds the credential with standard tools and gets the answer and the receipt', async () => {
-    const { stdout } = await inProject('sh', ['pay.sh'])
+    const { stdout, keys } = await runExample('sh', 'pay.sh')
+    expectEveryPaidRequestKeyed(keys)
     const [answer, receipt] = stdout.trim().split('\n')
     expect(JSON.parse(answer as string)).toMatchObject({ topic: 'retry' })
     const parsed = JSON.parse(receipt as string) as { status: string; reference: string }
