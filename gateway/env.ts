@@ -17,6 +17,7 @@ export interface Env {
   RECONCILER_METRICS?: AnalyticsEngineDataset
   /** Refused payments a client may make per minute before 429 (default in failure-window.ts). */
   FAILED_PAYMENTS_PER_MINUTE?: string
+  UNFINISHED_PAYMENTS_PER_HOUR?: string
   /** The submissions Worker (D1): submit, aggregates, counters. */
   SUBMISSIONS: Fetcher
   /** `production` refuses the local processor stand-in; `local` is what `npm start` sets. */

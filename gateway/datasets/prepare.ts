@@ -5,7 +5,6 @@
  */
 import type { CheckSpec } from '../../schema/content.js'
 import type { BundleData, Freshness, PublishedPricingRow, PublishedRule } from '../../schema/datasets.js'
-import type { Retryable } from '../../schema/retryable.js'
 import {
   checklistMarkdown,
   FORMATS,
@@ -13,6 +12,7 @@ import {
   playbooksMarkdown,
   rulesMarkdown,
 } from '../../schema/markdown.js'
+import type { Retryable } from '../../schema/retryable.js'
 import {
   type AppliesBecause,
   appliesBecause,

@@ -84,14 +84,16 @@ export interface Ledger {
 }
 
 /**
- * Failed attempts of the paying client. Consulted only for a new claim (a credential the ledger
- * already knows is never limited), and only the processor's fresh refusals count.
+ * Attempts of the paying client. Consulted only for a new claim (a credential the ledger already
+ * knows is never limited); only what a new claim caused at the processor counts.
  */
 export interface AttemptGate {
   /** Seconds until this client may try again, 0 when it may now. */
   retryAfterS(): Promise<number>
-  /** Counts a payment the processor refused. */
+  /** Counts a payment the processor refused just now. */
   fail(): Promise<void>
+  /** Counts a new processor intent (or call) that did not complete: refused, waiting, processing, unanswered. */
+  leftUnfinished(): Promise<void>
 }
 
 export async function verifyAndSettle(
@@ -166,6 +168,7 @@ export async function verifyAndSettle(
     ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
   })
   if (result.ok) return result
+  if (result.newIntent) await attempts.leftUnfinished()
   switch (result.reason) {
     case 'used':
       return refuse('invalid-challenge', result.detail)

@@ -5,6 +5,12 @@
  */
 /** A made-up token costs one processor call; ten a minute is far past any honest buyer's bad luck. */
 export const FAILED_PAYMENTS_PER_MINUTE = 10
+/**
+ * New processor intents of one client that did not complete (refused, waiting for an extra step,
+ * processing, or unanswered), per hour: far more than an honest buyer's, and few enough that one
+ * client cannot bury the account's real orphans under its own.
+ */
+export const UNFINISHED_PAYMENTS_PER_HOUR = 100
 
 export class FailureWindow {
   private failures: number[] = []

@@ -35,7 +35,11 @@ export function ledgerOf(env: Env): Ledger {
 /** The failed-attempt gate of one client, named by a hash of its key (client-key.ts), never the address. */
 export async function attemptsOf(env: Env, client: string): Promise<AttemptGate> {
   const limiter = env.ATTEMPTS.get(env.ATTEMPTS.idFromName(await sha256Hex(`attempts:${client}`)))
-  return { retryAfterS: () => limiter.retryAfterS(), fail: () => limiter.fail() }
+  return {
+    retryAfterS: () => limiter.retryAfterS(),
+    fail: () => limiter.fail(),
+    leftUnfinished: () => limiter.leftUnfinished(),
+  }
 }
 
 /** Whom a request's failed payments count against (client-key.ts). */

@@ -98,7 +98,8 @@ export class PaymentLedger extends DurableObject {
     const record = await this.ctx.storage.get<LedgerRecord>('record')
     if (record?.state === 'settled' && record.receipt)
       return this.answerSettled({ ...record, receipt: record.receipt }, input)
-    return settled.ok ? settled : { ...settled, fresh: false }
+    // The first try counted whatever it cost; a copy costs nothing more.
+    return settled.ok ? settled : { ...settled, fresh: false, newIntent: false }
   }
 
   /** A settled credential sent again: its answer under the key it was given under, else a refusal. */
@@ -122,7 +123,7 @@ export class PaymentLedger extends DurableObject {
         return {
           ok: false,
           reason: 'limited',
-          detail: `too many refused payments from this client; try again in ${input.limitedForS} s`,
+          detail: `too many refused or unfinished payments from this client; try again in ${input.limitedForS} s`,
           retryAfterS: input.limitedForS,
         }
       // Expiry bounds the first claim only: a retry of a pending payment must still be delivered.
@@ -195,6 +196,17 @@ export class PaymentLedger extends DurableObject {
   }
 
   private async record(
+    input: SettleInput,
+    record: LedgerRecord,
+    outcome: ProcessorOutcome,
+    firstCall: boolean,
+  ): Promise<SettleResult> {
+    const result = await this.store(input, record, outcome, firstCall)
+    // A new claim's first call that did not complete added an intent (or a call) at the processor.
+    return firstCall && !result.ok ? { ...result, newIntent: true } : result
+  }
+
+  private async store(
     input: SettleInput,
     record: LedgerRecord,
     outcome: ProcessorOutcome,

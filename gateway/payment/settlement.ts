@@ -35,6 +35,8 @@ export type SettleResult =
       detail: string
       /** The processor refused this card just now (not a stored refusal replayed): counts against the client. */
       fresh?: boolean
+      /** A new claim's first processor call, which did not complete: counts against the client's hourly budget. */
+      newIntent?: boolean
       retryAfterS?: number
       /** `accepted`: the answer can still be had again under the Idempotency-Key it was given under. */
       resendable?: boolean
