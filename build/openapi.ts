@@ -149,6 +149,13 @@ function operation(route: Route, facts: readonly Fact[]) {
       route.access === 'paid' ? 'The payload, with a Payment-Receipt header' : 'OK',
       answers.ref(route.name as AnswerRoute),
     )
+    // format=agents-md or skill (or Accept: text/markdown): the same answer as Markdown to save.
+    if (route.params.some((p) => p.name === 'format')) {
+      const ok = responses['200'] as { content: Record<string, unknown> }
+      ok.content['text/markdown'] = {
+        schema: { type: 'string', description: 'agents-md, or skill with a YAML header (name, description)' },
+      }
+    }
   } else if (route.path === '/llms.txt') {
     responses['200'] = {
       description: 'Plain-text summary',

@@ -364,7 +364,8 @@ export function factJsonSchema(fact: Fact): {
   minimum?: number
   maximum?: number
 } {
-  const description = `${fact.question} Unanswered: ${fact.when_unknown}`
+  // The question only: what an unanswered fact means is in the free catalogue.
+  const description = fact.question.trim()
   if (fact.type === 'boolean') return { type: 'boolean', description }
   if (fact.type === 'enum') return { type: 'string', enum: [...fact.values], description }
   return {
