@@ -131,7 +131,8 @@ describe('README examples in an empty project', () => {
   })
 
   it('behavior: save-rules.mjs buys the routine-deploy gates as AGENTS.md and as a skill folder', async () => {
-    const { stdout } = await inProject('node', ['save-rules.mjs'])
+    const { stdout, keys } = await runExample('node', 'save-rules.mjs')
+    expectEveryPaidRequestKeyed(keys)
     const [agents, skillPath] = stdout.trim().split(' ')
     const agentsMd = await readFile(join(project, agents as string), 'utf8')
     expect(agentsMd).toMatch(/^# Pre-ship gates for deploy\n/)
