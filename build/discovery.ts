@@ -126,8 +126,11 @@ export function mcpCatalog(urls: ServiceUrls) {
   }
 }
 
+/** The MCP resources as resources/list gives them (schema/mcp-resources.ts resourceList). */
+export type ListedResource = { uri: string; name: string; description: string }
+
 /** The older card shape (SEP-1649) at /.well-known/mcp.json, kept for scanners that read it. */
-export function legacyMcpCard(urls: ServiceUrls) {
+export function legacyMcpCard(urls: ServiceUrls, resources: readonly ListedResource[]) {
   return {
     $schema: 'https://static.modelcontextprotocol.io/schemas/mcp-server-card/v1.json',
     version: '1.0',
@@ -138,7 +141,7 @@ export function legacyMcpCard(urls: ServiceUrls) {
     documentationUrl: `${urls.base_url}/llms.txt`,
     serverCard: `${urls.base_url}${MCP_CARD_PATH}`,
     transport: { type: 'streamable-http', endpoint: `${urls.base_url}/mcp` },
-    capabilities: { tools: {}, experimental: PAYMENT_CAPABILITY },
+    capabilities: { tools: {}, resources: {}, experimental: PAYMENT_CAPABILITY },
     authentication: { required: false, schemes: [] },
     instructions: MCP_INSTRUCTIONS,
     tools: MCP_TOOLS.map((t) => ({
@@ -147,6 +150,7 @@ export function legacyMcpCard(urls: ServiceUrls) {
       description: t.description,
       price: t.route.access === 'paid' ? PRICE.display : 'free',
     })),
+    resources,
   }
 }
 
@@ -171,7 +175,12 @@ function situationLines(catalogue: Catalogue, urls: ServiceUrls): string[] {
   ]
 }
 
-export function llmsTxt(catalogue: Catalogue, urls: ServiceUrls, registry?: RegistryListing): string {
+export function llmsTxt(
+  catalogue: Catalogue,
+  urls: ServiceUrls,
+  resources: readonly ListedResource[],
+  registry?: RegistryListing,
+): string {
   const { inventory } = catalogue
   const link = (path: string, name: string, note: string) => `- [${name}](${urls.base_url}${path}): ${note}`
   const routeLines = (access: string) =>
@@ -206,6 +215,11 @@ export function llmsTxt(catalogue: Catalogue, urls: ServiceUrls, registry?: Regi
     '## MCP tools',
     ...MCP_TOOLS.map((t) =>
       link(MCP_CARD_PATH, t.name, `${t.route.access === 'paid' ? PRICE.display : 'free'}; ${t.description}`),
+    ),
+    '',
+    '## MCP resources',
+    ...resources.map(
+      (r) => `- [${r.name}](${r.uri}): free (resources/read, or GET this address); ${r.description}`,
     ),
     '',
     '## Optional',

@@ -1,10 +1,12 @@
 /**
  * The build: collect → validate → compile → bundle → discover → check → write. Reads top to bottom.
  */
+
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { ServiceUrls } from '../schema/config.js'
 import { canonicalize } from '../schema/jcs.js'
+import { resourceList } from '../schema/mcp-resources.js'
 import { bundle, bundlesModule, SEALING_KEY_FILE, sealPaid } from './bundle.js'
 import { addressBreaks } from './check-addresses.js'
 import { checkBundles } from './check-bundles.js'
@@ -109,6 +111,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   if (issues.length) throw new BuildFailed(issues)
 
   const agents = `${JSON.stringify(agentsJson(data.catalogue, options.urls, registry), null, 2)}\n`
+  // The free documents as MCP resources, at the addresses of this build's static files.
+  const resources = resourceList(options.urls.base_url, manifest)
   const { key, sealed } = await sealPaid(bundles, manifest)
   const module = bundlesModule()
   const files = new Map<string, string>([
@@ -122,13 +126,13 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     ['private/bundles.d.ts', module.dts],
     ['public/agents.json', agents],
     ['public/.well-known/agents.json', agents],
-    ['public/.well-known/mcp.json', pretty(legacyMcpCard(options.urls))],
+    ['public/.well-known/mcp.json', pretty(legacyMcpCard(options.urls, resources))],
     [`public${MCP_CARD_PATH}`, pretty(mcpServerCard(options.urls, registry))],
     [`public${SERVER_JSON_PATH}`, pretty(entry)],
     ...(registryKey?.record ? [[`public${REGISTRY_AUTH_PATH}`, registryKey.record] as const] : []),
     ...MCP_CATALOG_PATHS.map((path) => [`public${path}`, pretty(mcpCatalog(options.urls))] as const),
     ['public/openapi.json', apiText],
-    ['public/llms.txt', llmsTxt(data.catalogue, options.urls, registry)],
+    ['public/llms.txt', llmsTxt(data.catalogue, options.urls, resources, registry)],
     ['public/pricing/index.html', pricingPage(data.pricing, data.changes, options.urls)],
     ['public/_headers', HEADERS],
     ['public/index.html', landingPage(DESCRIPTION, options.urls)],

@@ -210,7 +210,7 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
       operationId: 'mcp',
       summary: ROUTES.find((r) => r.path === '/mcp')?.summary,
       description:
-        'Model Context Protocol over Streamable HTTP (stateless, JSON responses): revisions 2026-07-28 (server/discover, no session) and 2025-11-25 (initialize). See /mcp/server-card.',
+        'Model Context Protocol over Streamable HTTP (stateless, JSON responses): revisions 2026-07-28 (server/discover, no session) and 2025-11-25 (initialize). Tools sell or give the data of the routes here, pricing_index that of /v1/pricing (tools/list states each paid price under _meta["org.paymentauth/price"]); resources are the free catalogue, foundational rules and pricing-index descriptor. See /mcp/server-card and /.well-known/mcp.json.',
       tags: ['free'],
       // The transport needs no authentication; paid tools take their payment in band.
       security: [],

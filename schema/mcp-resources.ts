@@ -4,7 +4,8 @@
  * descriptor as GET /v1/pricing/index answers it. The MCP server, the server card and llms.txt read
  * this list.
  */
-import type { BundleName } from './datasets.js'
+import type { BundleManifest, BundleName } from './datasets.js'
+import { routeByName } from './routes.js'
 
 export interface McpResource {
   name: string
@@ -40,3 +41,21 @@ export const MCP_RESOURCES: readonly McpResource[] = [
 
 /** Every resource is JSON. */
 export const MCP_RESOURCE_MIME_TYPE = 'application/json'
+
+/** The path that serves a resource's bytes over HTTP: the free bundle's static file, or the route. */
+export function resourcePath(resource: McpResource, manifest: BundleManifest): string {
+  return 'bundle' in resource.source
+    ? manifest.bundles[resource.source.bundle].asset
+    : routeByName(resource.source.route).path
+}
+
+/** Every resource as resources/list gives it: its URI is its HTTP address under `baseUrl`. */
+export function resourceList(baseUrl: string, manifest: BundleManifest) {
+  return MCP_RESOURCES.map((resource) => ({
+    uri: `${baseUrl}${resourcePath(resource, manifest)}`,
+    name: resource.name,
+    title: resource.title,
+    description: resource.description,
+    mimeType: MCP_RESOURCE_MIME_TYPE,
+  }))
+}

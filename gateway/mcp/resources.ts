@@ -4,28 +4,18 @@
  */
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from '@modelcontextprotocol/server'
 import { manifest } from '../../dist/private/bundles.js'
-import { MCP_RESOURCE_MIME_TYPE, MCP_RESOURCES, type McpResource } from '../../schema/mcp-resources.js'
-import { routeByName } from '../../schema/routes.js'
+import {
+  MCP_RESOURCE_MIME_TYPE,
+  MCP_RESOURCES,
+  type McpResource,
+  resourceList,
+  resourcePath,
+} from '../../schema/mcp-resources.js'
 import type { Env } from '../env.js'
 import { serialize } from '../http/json.js'
 import { pricingIndex } from '../pricing-index.js'
 
-/** The path that serves a resource over HTTP: the free bundle's static file, or the route. */
-function pathOf(resource: McpResource): string {
-  return 'bundle' in resource.source
-    ? manifest.bundles[resource.source.bundle].asset
-    : routeByName(resource.source.route).path
-}
-
-export function listedResources(env: Env) {
-  return MCP_RESOURCES.map((resource) => ({
-    uri: `${env.BASE_URL}${pathOf(resource)}`,
-    name: resource.name,
-    title: resource.title,
-    description: resource.description,
-    mimeType: MCP_RESOURCE_MIME_TYPE,
-  }))
-}
+export const listedResources = (env: Env) => resourceList(env.BASE_URL, manifest)
 
 /** The text of one resource, exactly as its HTTP address serves it. */
 async function textOf(env: Env, resource: McpResource): Promise<string> {
@@ -35,7 +25,9 @@ async function textOf(env: Env, resource: McpResource): Promise<string> {
     return (await serialize(index)).body
   }
   // The host is never contacted: the binding looks up the path in this Worker's own assets.
-  const response = await env.ASSETS.fetch(new Request(`https://assets.invalid${pathOf(resource)}`))
+  const response = await env.ASSETS.fetch(
+    new Request(`https://assets.invalid${resourcePath(resource, manifest)}`),
+  )
   if (!response.ok)
     throw new ProtocolError(
       ProtocolErrorCode.InternalError,

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { build } from '../../build/index.js'
 import { LOCAL_URLS } from '../../schema/config.js'
+import { MCP_RESOURCES } from '../../schema/mcp-resources.js'
 import { MCP_TOOLS } from '../../schema/mcp-tools.js'
 import {
   PAYMENT_TOKEN_GUIDE_URL,
@@ -96,6 +97,31 @@ describe('MCP server card', () => {
     expect(card.capabilities.experimental.payment.methods.stripe.intents).toEqual(['charge'])
     expect(card.instructions).toMatch(/org\.paymentauth\/payment-required/)
     expect(card.tools.map((t: { name: string }) => t.name)).toEqual(MCP_TOOLS.map((t) => t.name))
+  })
+})
+
+describe('MCP resources in the discovery files', () => {
+  it('behavior: the card declares resources and lists each free document at an address of this build', () => {
+    const card = json('public/.well-known/mcp.json')
+    expect(card.capabilities.resources).toEqual({})
+    expect(card.resources.map((r: { name: string }) => r.name)).toEqual(MCP_RESOURCES.map((r) => r.name))
+    const manifest = json('private/manifest.json')
+    const served = [
+      ...Object.values(manifest.bundles as Record<string, { access: string; asset: string }>)
+        .filter((b) => b.access === 'free')
+        .map((b) => b.asset),
+      ROUTES.find((r) => r.name === 'index')?.path,
+    ]
+    for (const r of card.resources as { uri: string }[])
+      expect(served.map((path) => `${LOCAL_URLS.base_url}${path}`)).toContain(r.uri)
+  })
+
+  it('behavior: llms.txt links every resource under its own section', () => {
+    const text = files.get('public/llms.txt') as string
+    const section = text.split('## MCP resources\n')[1]?.split('\n\n')[0] ?? ''
+    const card = json('public/.well-known/mcp.json')
+    for (const r of card.resources as { name: string; uri: string }[])
+      expect(section).toContain(`- [${r.name}](${r.uri})`)
   })
 })
 

@@ -185,6 +185,12 @@ describe('resources', () => {
     }
   })
 
+  it('behavior: the server card lists the very resources resources/list gives', async () => {
+    const { resources } = await client.listResources()
+    const card = (await (await get('/.well-known/mcp.json')).json()) as { resources: unknown[] }
+    expect(card.resources).toEqual(resources)
+  })
+
   it('behavior: resources/read gives the very bytes its address serves over HTTP', async () => {
     const { resources } = await client.listResources()
     for (const r of resources) {
