@@ -213,15 +213,18 @@ function checkSituations(
   issues: BuildIssue[],
   raw: RawContent,
 ) {
-  for (const { file, value } of rules)
-    issues.push(
-      ...appliesWhenIssues('constraint.check_spec', value.constraint.check_spec, facts).map((b) => ({
-        file,
-        ...b,
-      })),
-    )
-  for (const { file, value } of gates)
-    issues.push(...appliesWhenIssues('check_spec', value.check_spec, facts).map((b) => ({ file, ...b })))
+  const broken = [
+    ...rules.map(({ file, value }) => ({
+      file,
+      breaks: appliesWhenIssues('constraint.check_spec', value.constraint.check_spec, facts),
+    })),
+    ...gates.map(({ file, value }) => ({
+      file,
+      breaks: appliesWhenIssues('check_spec', value.check_spec, facts),
+    })),
+  ].flatMap(({ file, breaks }) => breaks.map((b) => ({ file, ...b })))
+  issues.push(...broken)
+  if (broken.length) return // the router cannot evaluate a condition it refuses
   // A scenario is judged on the whole content only: a file that failed to parse could be its answer.
   if (!facts.length || rules.length !== raw.rules.length || gates.length !== raw.gates.length) return
   const allRules = rules.map((r) => r.value)
