@@ -309,6 +309,7 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
             detail: { type: 'string' },
             challengeId: { type: 'string' },
             retryable: { $ref: '#/components/schemas/Retryable' },
+            payment_help: { type: 'string' },
           },
         },
         PaymentProblem: {

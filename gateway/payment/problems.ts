@@ -1,6 +1,7 @@
 /**
  * The payment problem types of draft-httpauth-payment (RFC 9457 `type` URIs) and their titles.
  */
+import { PAYMENT_TOKEN_SUMMARY } from '../../schema/payment-token.js'
 import type { Retryable } from '../../schema/retryable.js'
 import { PROBLEM_TYPES } from '../http/problem.js'
 import type { Challenge } from './challenge.js'
@@ -74,6 +75,8 @@ export function problemBody(r: Refusal, challengeId?: string) {
     detail: r.detail,
     retryable: r.retryable,
     ...(challengeId ? { challengeId } : {}),
+    // Every 402 asks for a payment: say where the token a credential carries comes from.
+    ...(r.status === 402 ? { payment_help: PAYMENT_TOKEN_SUMMARY } : {}),
   }
 }
 

@@ -4,6 +4,7 @@
  */
 import { Challenge, Credential } from 'mppx'
 import { describe, expect, it } from 'vitest'
+import { PAYMENT_TOKEN_SUMMARY } from '../../schema/payment-token.js'
 import {
   authorization,
   base,
@@ -30,6 +31,8 @@ async function expectRefusal(response: Response, problem: string) {
   expect(body.challengeId).toBe(challengeFrom(response).id)
   // A card waiting for its extra step may still pay: send the same credential, never pay again.
   expect(body.retryable).toBe(problem === 'payment-action-required' ? 'same-credential' : 'pay-again')
+  // Where the token a credential carries comes from, in every 402.
+  expect(body.payment_help).toBe(PAYMENT_TOKEN_SUMMARY)
   for (const key of ['rules', 'playbooks', 'checklist', 'rows', 'corrections'])
     expect(body).not.toHaveProperty(key)
   return body
@@ -60,6 +63,7 @@ describe('unpaid calls', () => {
         detail: expect.any(String),
         retryable: 'pay-again',
         challengeId: challenge.id,
+        payment_help: PAYMENT_TOKEN_SUMMARY,
       })
     })
 })

@@ -197,6 +197,7 @@ describe('paying over MCP with mppx', () => {
     expect((required.problem as { retryable?: unknown }).retryable).toBe(
       problem === 'payment-action-required' ? 'same-credential' : 'pay-again',
     )
+    expect((required.problem as { payment_help?: string }).payment_help).toMatch(/networkId/)
     expect(JSON.stringify(result.content)).toContain('0.50 USD')
   }
 
