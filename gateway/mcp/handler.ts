@@ -37,7 +37,13 @@ function createServer(env: Env, ctx: ExecutionContext, request: Request): Server
     {
       capabilities: { tools: {}, resources: {}, experimental: PAYMENT_CAPABILITY },
       instructions: MCP_INSTRUCTIONS,
-      cacheHints: { 'tools/list': TOOL_LIST_CACHE },
+      // The resource list, like the tool list, changes only with a deployment (the descriptor's
+      // bytes change with every submission, so resources/read keeps the SDK's default).
+      cacheHints: {
+        'tools/list': TOOL_LIST_CACHE,
+        'resources/list': TOOL_LIST_CACHE,
+        'resources/templates/list': TOOL_LIST_CACHE,
+      },
     },
   )
   server.setRequestHandler('tools/list', () => ({ tools: listedTools() }))

@@ -2,7 +2,8 @@
  * The official MCP conformance suite (@modelcontextprotocol/conformance) against the local /mcp:
  * every scenario of its active server suite runs; the ones that apply must pass, and each one that
  * does not is listed with why in conformance-expected-failures.yaml. Offline: the suite is a
- * devDependency and talks only to the local service.
+ * devDependency and talks only to the local service. It needs Node 22 or later (it imports
+ * fs.globSync): the node devDependency that npm test and npx put first on PATH.
  */
 import { execFile } from 'node:child_process'
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'

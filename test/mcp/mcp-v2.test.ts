@@ -5,6 +5,7 @@
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MCP_RESOURCES } from '../../schema/mcp-resources.js'
 import { MCP_PROTOCOL_VERSIONS, MCP_TOOLS } from '../../schema/mcp-tools.js'
 import { PRICE } from '../../schema/routes.js'
 import { base, processorLedger, token } from '../support/service.js'
@@ -71,6 +72,17 @@ for (const [label, mode, expectedVersion] of MODES)
         const text = (result.content as { type: string; text: string }[])[0]?.text ?? ''
         expect(JSON.parse(text)).toEqual(result.structuredContent)
       })
+
+    it('behavior: lists the resources and reads each as the bytes its HTTP address serves', async () => {
+      expect(client.getServerCapabilities()?.resources).toBeDefined()
+      const { resources } = await client.listResources()
+      expect(resources.map((r) => r.name)).toEqual(MCP_RESOURCES.map((r) => r.name))
+      // The descriptor carries live aggregates; mcp-browse compares it around its read.
+      for (const r of resources.filter((r) => r.name !== 'pricing-index')) {
+        const { contents } = await client.readResource({ uri: r.uri })
+        expect((contents[0] as { text: string }).text, r.name).toBe(await (await fetch(r.uri)).text())
+      }
+    })
 
     it('behavior: pays a paid tool in band and gets the answer with a receipt', async () => {
       const credential = await credentialFor({ topic: 'deploy' })

@@ -5,6 +5,7 @@
  */
 import { Agent } from 'undici'
 import { describe, expect, it } from 'vitest'
+import { MCP_RESOURCES } from '../../schema/mcp-resources.js'
 import { MCP_PROTOCOL_VERSIONS, MCP_TOOLS } from '../../schema/mcp-tools.js'
 import { base, get, legacyToolCall, processorLedger, token } from '../support/service.js'
 
@@ -73,6 +74,22 @@ describe('MCP 2026-07-28 on the wire', () => {
     expect((result?.tools as { name: string }[] | undefined)?.map((t) => t.name)).toEqual(
       MCP_TOOLS.map((t) => t.name),
     )
+  })
+
+  it('behavior: resources/list is complete and cacheable like the tool list; resources/read names its content type', async () => {
+    const { result } = (await (await modern('resources/list')).json()) as RpcAnswer
+    expect(result).toMatchObject({ resultType: 'complete', cacheScope: 'public', ttlMs: expect.any(Number) })
+    const resources = result?.resources as { uri: string; name: string }[]
+    expect(resources.map((r) => r.name)).toEqual(MCP_RESOURCES.map((r) => r.name))
+    const first = resources[0] as { uri: string }
+    // The revision's Mcp-Name header carries the URI of a resources/read.
+    const read = (await (
+      await modern('resources/read', { uri: first.uri }, { headers: { 'mcp-name': first.uri } })
+    ).json()) as RpcAnswer
+    expect(read.error, JSON.stringify(read.error)).toBeUndefined()
+    expect(read.result?.contents).toEqual([
+      { uri: first.uri, mimeType: 'application/json', text: await (await fetch(first.uri)).text() },
+    ])
   })
 
   it('error: a revision the server does not serve is answered 400 naming the supported ones', async () => {
