@@ -8,7 +8,7 @@
  *  (d) build time for the real content and for content 100× larger;
  *  (e) aggregate read and submit latency at 10k and 1M stored submissions;
  *  (f) the reconciler's processor calls per run with 1,000 and 100,000 other intents on the account.
- * Writes bench/results.md.
+ * Writes bench/results.md. `npm run bench -- --reconciler` prints (f) alone.
  */
 import { execFileSync } from 'node:child_process'
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
@@ -21,7 +21,7 @@ import { Challenge, Credential } from 'mppx'
 import { Pool } from 'undici'
 import { parse, stringify } from 'yaml'
 import { bundleComposition } from '../bench/bundle-composition.js'
-import { BAND_ORPHANS, BAND_OTHER, reconcilerCost } from '../bench/reconciler-cost.js'
+import { BAND_ORPHANS, BAND_OTHER, type ReconcilerCostRow, reconcilerCost } from '../bench/reconciler-cost.js'
 import { SEALING_KEY_FILE } from '../build/bundle.js'
 import { build } from '../build/index.js'
 import { readBundles } from '../gateway/datasets/bundle-store.js'
@@ -333,6 +333,42 @@ async function aggregateLatency(samples: number) {
   return { read: percentile(read, 0.5), readP99: percentile(read, 0.99), submit: percentile(submit, 0.5) }
 }
 
+// ---------------------------------------------------------------- the reconciler
+
+/** Section (f): the reconciler's processor calls per run, and their ratio. */
+function sayReconcilerCost(reconciler: ReconcilerCostRow[]) {
+  say()
+  say("## (f) The reconciler's processor calls per run (counted at the stand-in, not timed)")
+  say()
+  say(
+    `One run over the same band (${BAND_OTHER + BAND_ORPHANS} intents old enough to be orphans, ${BAND_ORPHANS} of them unclaimed charges of this service it refunds), with other intents on the account outside the band:`,
+  )
+  say()
+  say('| other intents on the account | processor calls in the run | refunds |')
+  say('|---|---|---|')
+  for (const r of reconciler) say(`| ${r.otherIntents.toLocaleString('en')} | ${r.calls} | ${r.refunds} |`)
+  const few = reconciler[0]
+  const many = reconciler.at(-1)
+  if (few && many) {
+    const ratio = many.calls / few.calls
+    say(
+      `\nRatio ${many.otherIntents.toLocaleString('en')} / ${few.otherIntents.toLocaleString('en')}: ${fmt(ratio)}× processor calls per run (${ratio <= 1.2 ? 'within' : 'NOT within'} 1.2×).`,
+    )
+  }
+}
+
+/** `npm run bench -- --reconciler`: section (f) alone, printed, without the rest of the run. */
+async function reconcilerOnly() {
+  const stateDir = await mkdtemp(join(tmpdir(), 'rpi-bench-state-'))
+  try {
+    service = await startService({ port: PORT, stateDir })
+    sayReconcilerCost(await reconcilerCost(BASE, service.processor.url))
+  } finally {
+    await service?.stop()
+    await rm(stateDir, { recursive: true, force: true })
+  }
+}
+
 // ---------------------------------------------------------------- the run
 
 async function main() {
@@ -570,24 +606,7 @@ async function main() {
     if (k && m)
       say(`\nRatio 1M / 10k: aggregates ${fmt(m.read / k.read)}, submit ${fmt(m.submit / k.submit)}.`)
 
-    say()
-    say("## (f) The reconciler's processor calls per run (counted at the stand-in, not timed)")
-    say()
-    say(
-      `One run over the same band (${BAND_OTHER + BAND_ORPHANS} intents old enough to be orphans, ${BAND_ORPHANS} of them unclaimed charges of this service it refunds), with other intents on the account outside the band:`,
-    )
-    say()
-    say('| other intents on the account | processor calls in the run | refunds |')
-    say('|---|---|---|')
-    for (const r of reconciler) say(`| ${r.otherIntents.toLocaleString('en')} | ${r.calls} | ${r.refunds} |`)
-    const few = reconciler[0]
-    const many = reconciler.at(-1)
-    if (few && many) {
-      const ratio = many.calls / few.calls
-      say(
-        `\nRatio ${many.otherIntents.toLocaleString('en')} / ${few.otherIntents.toLocaleString('en')}: ${fmt(ratio)}× processor calls per run (${ratio <= 1.2 ? 'within' : 'NOT within'} 1.2×).`,
-      )
-    }
+    sayReconcilerCost(reconciler)
   } finally {
     await service?.stop()
     await rm(stateDir, { recursive: true, force: true })
@@ -597,4 +616,5 @@ async function main() {
   console.log(`\nwrote bench/results.md (${(await stat('bench/results.md')).size} bytes)`)
 }
 
-await main()
+if (process.argv.includes('--reconciler')) await reconcilerOnly()
+else await main()
