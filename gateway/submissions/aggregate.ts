@@ -2,13 +2,16 @@
  * Writing submissions and reading their aggregates: the SQL and the functions, exported so that a
  * benchmark can seed a million rows the same way the Worker writes one.
  *
- * Fast at a million rows because nothing scans the table: counts live in category_counts (kept in
- * step by the same atomic batch as each insert), and a median is one index walk to the middle of
- * (category, price). Medians are memoised per isolate by the count they were computed at; rows are
- * never updated or deleted, so an unchanged count means an unchanged set of values. The walk to
- * the middle costs O(n), so past LARGE_COUNT values a memoised median is reused for up to
- * MEDIAN_TTL_MS while new rows arrive: one more value barely moves a median of thousands, and the
- * aggregates are documented as eventually consistent. Small categories stay exact.
+ * Fast at a million rows because nothing scans the table: counts live in category_counts, and each
+ * submitter network's voice in a category (the mean of its prices there) in category_voices, both
+ * kept in step by the same atomic batch as each insert. A median is taken over voices, not rows, so
+ * padding a category with rows from one network moves it by one place at most (the disclosure rule
+ * says what that leaves); it is one index walk to the middle of (category, voice). Medians are
+ * memoised per isolate by the row count they were computed at; rows are never updated or deleted,
+ * so an unchanged count means unchanged voices. The walk to the middle costs O(voices), so past
+ * LARGE_COUNT rows a memoised median is reused for up to MEDIAN_TTL_MS while new rows arrive: one
+ * more row barely moves a median of thousands, and the aggregates are documented as eventually
+ * consistent. Small categories stay exact.
  */
 import {
   type CategoryAggregate,
@@ -33,6 +36,24 @@ export const NOTE_SUBMITTER_SQL =
 export const COUNT_SUBMITTER_SQL = `INSERT INTO category_distinct (category, submitters) SELECT ?1, changes() WHERE true
   ON CONFLICT (category) DO UPDATE SET submitters = submitters + excluded.submitters`
 
+/**
+ * The row's network's voice in its category: sums and counts added in SQL (concurrent submissions
+ * each count exactly once), the voice set to the new mean. In DO UPDATE the bare column names are the
+ * stored row's values, so every expression reads the counts from before this row.
+ */
+export const COUNT_VOICE_SQL = `INSERT INTO category_voices
+  (category, submitter, entry_sum, entry_n, entry_voice, unit_sum, unit_n, unit_voice)
+  VALUES (?1, ?2, COALESCE(?3, 0), ?3 IS NOT NULL, ?3, COALESCE(?4, 0), ?4 IS NOT NULL, ?4)
+  ON CONFLICT (category, submitter) DO UPDATE SET
+    entry_sum = entry_sum + excluded.entry_sum,
+    entry_n = entry_n + excluded.entry_n,
+    entry_voice = CASE WHEN entry_n + excluded.entry_n > 0
+      THEN (entry_sum + excluded.entry_sum) / (entry_n + excluded.entry_n) END,
+    unit_sum = unit_sum + excluded.unit_sum,
+    unit_n = unit_n + excluded.unit_n,
+    unit_voice = CASE WHEN unit_n + excluded.unit_n > 0
+      THEN (unit_sum + excluded.unit_sum) / (unit_n + excluded.unit_n) END`
+
 /** `n = n + 1` in SQL, never read-modify-write in JS: concurrent submissions each count exactly once. */
 export const COUNT_SUBMISSION_SQL = `INSERT INTO category_counts (category, pricing_model, n, entry_n, unit_n)
   VALUES (?1, ?2, 1, ?3, ?4)
@@ -42,24 +63,26 @@ export const COUNT_SUBMISSION_SQL = `INSERT INTO category_counts (category, pric
 export const READ_COUNTS_SQL = 'SELECT category, pricing_model, n, entry_n, unit_n FROM category_counts'
 export const READ_DISTINCT_SQL = 'SELECT category, submitters FROM category_distinct'
 
-/** The two price columns a median is taken over (a fixed list: column names are never user input). */
+/** The two prices a median is taken over (a fixed list: column names are never user input). */
 export const PRICE_COLUMNS = { entry: 'entry_usd_month', unit: 'unit_price_usd' } as const
 export type PriceColumn = keyof typeof PRICE_COLUMNS
 
 /**
- * The median of one price in one category, with the count it was taken at, in one statement so the
- * count and the rows come from the same snapshot. With k values, the middle is at offset (k-1)/2:
- * odd k reads one row, even k reads the two middle rows and averages them (the mean of the two
- * middle values). The partial indexes on (category, price) make this a walk of k/2 index entries.
+ * The median of one price's voices in one category, with the number of voices and the category's
+ * row count for that price (the version the memo keys on), in one statement so all three come from
+ * the same snapshot. With k voices, the middle is at offset (k-1)/2: odd k reads one voice, even k
+ * the two middle ones and averages them. The partial indexes on (category, voice) make the count and
+ * the walk O(k), and k is at most the number of networks that submitted.
  */
 export function medianSql(price: PriceColumn): string {
-  const column = PRICE_COLUMNS[price]
-  return `WITH c AS (SELECT COALESCE(SUM(${price}_n), 0) AS k FROM category_counts WHERE category = ?1)
+  const voice = `${price}_voice`
+  return `WITH c AS (SELECT COUNT(*) AS k FROM category_voices WHERE category = ?1 AND ${voice} IS NOT NULL)
     SELECT (SELECT k FROM c) AS k,
+      (SELECT COALESCE(SUM(${price}_n), 0) FROM category_counts WHERE category = ?1) AS rows,
       (SELECT AVG(v) FROM (
-        SELECT ${column} AS v FROM submissions
-        WHERE category = ?1 AND ${column} IS NOT NULL
-        ORDER BY ${column}
+        SELECT ${voice} AS v FROM category_voices
+        WHERE category = ?1 AND ${voice} IS NOT NULL
+        ORDER BY ${voice}
         LIMIT 2 - (SELECT k FROM c) % 2 OFFSET ((SELECT k FROM c) - 1) / 2
       )) AS median`
 }
@@ -95,6 +118,7 @@ export function submissionStatements(
       .bind(s.category, s.pricing_model, entry === null ? 0 : 1, unit === null ? 0 : 1),
     db.prepare(NOTE_SUBMITTER_SQL).bind(s.category, submitter),
     db.prepare(COUNT_SUBMITTER_SQL).bind(s.category),
+    db.prepare(COUNT_VOICE_SQL).bind(s.category, submitter, entry, unit),
   ]
 }
 
@@ -141,8 +165,8 @@ interface CategoryCounts {
   models: Map<string, number>
 }
 
-/** Median by `category:price`, with the count it was taken at. Isolate-local; see the file comment. */
-const medianMemo = new Map<string, { k: number; median: number | null; at: number }>()
+/** Median by `category:price`, with the row count it was taken at. Isolate-local; see the file comment. */
+const medianMemo = new Map<string, { rows: number; median: number | null; at: number }>()
 const LARGE_COUNT = 1000
 const MEDIAN_TTL_MS = 60_000
 
@@ -202,9 +226,10 @@ export async function countSubmissions(db: D1Database): Promise<number> {
 }
 
 /**
- * The medians that may be published: the category has DISCLOSURE_THRESHOLD submissions AND the
- * price itself has at least that many values (stricter than the category count alone: 5 submissions
- * of which one gives a monthly price must not publish that one price as the median).
+ * The medians that may be published: the category has DISCLOSURE_THRESHOLD submissions from as many
+ * networks AND the price itself has at least that many voices (stricter than the category count
+ * alone: 5 submissions of which one gives a monthly price must not publish that one price as the
+ * median). Fewer rows than the threshold means fewer voices too, so no query is needed for those.
  */
 async function readMedians(
   db: D1Database,
@@ -215,26 +240,29 @@ async function readMedians(
   for (const [category, c] of counts) {
     if (!disclosable(c)) continue
     for (const price of ['entry', 'unit'] as const) {
-      const k = price === 'entry' ? c.entry_n : c.unit_n
-      if (k < DISCLOSURE_THRESHOLD) continue
+      const rows = price === 'entry' ? c.entry_n : c.unit_n
+      if (rows < DISCLOSURE_THRESHOLD) continue
       const key = `${category}:${price}`
       const memo = medianMemo.get(key)
-      const fresh = memo && (memo.k === k || (k >= LARGE_COUNT && Date.now() - memo.at < MEDIAN_TTL_MS))
+      const fresh =
+        memo && (memo.rows === rows || (rows >= LARGE_COUNT && Date.now() - memo.at < MEDIAN_TTL_MS))
       if (memo && fresh) out.set(key, memo.median)
       else missing.push({ key, category, price })
     }
   }
   if (!missing.length) return out
-  const answers = await db.batch<{ k: number; median: number | null }>(
+  const answers = await db.batch<{ k: number; rows: number; median: number | null }>(
     missing.map((m) => db.prepare(medianSql(m.price)).bind(m.category)),
   )
   missing.forEach((m, i) => {
     const row = answers[i]?.results[0]
     if (!row) return
     // Float noise from averaging (0.1 + 0.2) is not information; 12 significant digits keep every real price.
-    const median = row.median === null ? null : Number(row.median.toPrecision(12))
-    medianMemo.set(m.key, { k: row.k, median, at: Date.now() })
-    out.set(m.key, row.k >= DISCLOSURE_THRESHOLD ? median : null)
+    const exact = row.median === null ? null : Number(row.median.toPrecision(12))
+    // Fewer voices than the threshold: one network's mean could be all there is to publish.
+    const median = row.k >= DISCLOSURE_THRESHOLD ? exact : null
+    medianMemo.set(m.key, { rows: row.rows, median, at: Date.now() })
+    out.set(m.key, median)
   })
   return out
 }

@@ -11,8 +11,8 @@ export function today(now = Date.now()): string {
 
 /**
  * Pure SQL that inserts `count` synthetic submissions (spread over every category and pricing model,
- * prices pseudo-random, some rows with one price only) and then rebuilds category_counts from the
- * table. For seeding a million rows in seconds, e.g. with
+ * prices pseudo-random, some rows with one price only) and then rebuilds the counts, distinct
+ * submitters and voices from the table. For seeding a million rows in seconds, e.g. with
  * `wrangler d1 execute rules-pricing-submissions --local --command "<statement>"` per statement.
  */
 export function syntheticSeedSql(count: number): string[] {
@@ -31,6 +31,7 @@ export function syntheticSeedSql(count: number): string[] {
     FROM seq`,
     REBUILD_COUNTS_SQL,
     ...REBUILD_SUBMITTERS_SQL,
+    REBUILD_VOICES_SQL,
   ]
 }
 
@@ -46,3 +47,11 @@ export const REBUILD_SUBMITTERS_SQL = [
   `INSERT OR REPLACE INTO category_distinct (category, submitters)
   SELECT category, COUNT(*) FROM category_submitters GROUP BY category`,
 ]
+
+/** Recomputes every network's voice in every category from the rows (after a bulk seed). */
+export const REBUILD_VOICES_SQL = `INSERT OR REPLACE INTO category_voices
+  (category, submitter, entry_sum, entry_n, entry_voice, unit_sum, unit_n, unit_voice)
+  SELECT category, submitter,
+    COALESCE(SUM(entry_usd_month), 0), COUNT(entry_usd_month), AVG(entry_usd_month),
+    COALESCE(SUM(unit_price_usd), 0), COUNT(unit_price_usd), AVG(unit_price_usd)
+  FROM submissions WHERE submitter IS NOT NULL GROUP BY category, submitter`

@@ -3,8 +3,10 @@
  * do it against the submissions Worker alone (its own D1; every read recomputes, so each read here
  * stands for one published snapshot). Exact medians and counts of a set anyone may add to give away:
  * a newcomer's exact prices and pricing model to whoever holds every other network in the category,
- * and every price in a published category to one client with enough rows. If a change hardens the
- * rule, these tests fail and the rule's text (schema/submission.ts, quoted in README) must change too.
+ * and, once a category is published, the prices near the middle to whoever adds networks: one voice
+ * per network, so one network reads one place either side of the middle and rows alone no further.
+ * If a change hardens the rule, these tests fail and the rule's text (schema/submission.ts, quoted in
+ * README) must change too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Contributions, DISCLOSURE_THRESHOLD, MAX_PRICE_USD } from '../../schema/submission.js'
@@ -89,19 +91,39 @@ describe('what the disclosure rule says it does not hide', () => {
     expect(othersModels(after.models, own)).toEqual({ 'per-minute': 1, hybrid: 1 })
   })
 
-  it('behavior: once a median is published, one client moves it with its own rows and reads every price in the category', async () => {
+  it('behavior: once a median is published, rows from one network move it by one voice: the prices one place from the middle, no further', async () => {
     const category = 'coding-agent'
     const prices = [40, 10, 50, 30, 20]
     for (const [i, entry_usd_month] of prices.entries())
       await send(category, { pricing_model: 'flat', entry_usd_month }, `172.21.${i}.5`)
-    const client = '198.51.100.77' // one address, one network: not a distinct submitter more
-    const read: number[] = [(await published(category)).entry_p50 as number]
-    // Two rows at one extreme move the median by one place: two pairs down, then four up (past the middle).
-    for (const extreme of [0, 0, MAX_PRICE_USD, MAX_PRICE_USD, MAX_PRICE_USD, MAX_PRICE_USD]) {
-      await send(category, { pricing_model: 'flat', entry_usd_month: extreme }, client)
-      await send(category, { pricing_model: 'flat', entry_usd_month: extreme }, client)
+    const sorted = [...prices].sort((a, b) => a - b)
+    const middle = sorted[2] as number
+    expect((await published(category)).entry_p50).toBe(middle)
+    // One network's rows are one voice, the mean of its prices: rows at one extreme, then at
+    // the other, and the median only ever moves between the two neighbours of the middle.
+    const client = '198.51.100.77'
+    const read: number[] = []
+    for (const extreme of [0, 0, 0, 0, 0, 0, MAX_PRICE_USD, MAX_PRICE_USD, MAX_PRICE_USD, MAX_PRICE_USD]) {
+      for (let i = 0; i < 2; i++)
+        await send(category, { pricing_model: 'flat', entry_usd_month: extreme }, client)
       read.push((await published(category)).entry_p50 as number)
     }
-    expect([...new Set(read)].sort((a, b) => a - b)).toEqual([...prices].sort((a, b) => a - b))
+    const below = ((sorted[1] as number) + middle) / 2
+    const above = (middle + (sorted[3] as number)) / 2
+    expect(Math.min(...read)).toBe(below)
+    expect(Math.max(...read)).toBe(above)
+    // What the rule says it gives away: knowing the middle, each half-way value names a neighbour.
+    expect([2 * below - middle, 2 * above - middle]).toEqual([sorted[1], sorted[3]])
+  })
+
+  it('behavior: a network more moves the median half a place more: three read two places from the middle', async () => {
+    const category = 'model-api'
+    const prices = [0.4, 0.1, 0.5, 0.3, 0.2]
+    for (const [i, unit_price_usd] of prices.entries())
+      await send(category, { pricing_model: 'per-token', unit_price_usd }, `172.22.${i}.5`)
+    for (const network of ['198.51.101.7', '198.51.102.7', '198.51.103.7'])
+      await send(category, { pricing_model: 'per-token', unit_price_usd: 0 }, network)
+    // Eight voices: 0, 0, 0, 0.1, 0.2, 0.3, 0.4, 0.5; the median is the mean of the two lowest prices.
+    expect((await published(category)).unit_p50).toBe(Number(((0.1 + 0.2) / 2).toPrecision(12)))
   })
 })
