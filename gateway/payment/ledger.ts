@@ -10,8 +10,8 @@
  * Reconcile, never re-charge, never guess: a record stays `pending` while the processor's outcome
  * is unknown (timeout, 409 key in use, 429, 5xx, an intent still processing or waiting for an
  * action). The same credential sent again asks the processor through consistent reads (retrieve by
- * id, or the list of intents created around the first attempt) before anything is stored; only a definitive
- * answer is stored for good.
+ * id, or the list of intents created around the first attempt) before anything is stored; only a
+ * definitive answer is stored for good.
  */
 import { DurableObject } from 'cloudflare:workers'
 import { creationWindow } from './creation-window.js'
