@@ -253,11 +253,13 @@ describe('openapi.json under the reference linter', () => {
 })
 
 describe('how a buyer gets a payment token', () => {
-  it("behavior: llms.txt gives the steps, openapi.json the summary and Stripe's guide on the Payment scheme", () => {
+  it("behavior: llms.txt gives the steps; openapi.json and the MCP instructions the summary with Stripe's guide", () => {
     expect(files.get('public/llms.txt')).toContain(`Payment token: ${PAYMENT_TOKEN_HOW_TO}`)
     const api = json('public/openapi.json')
     expect(api.components.securitySchemes.payment.description).toContain(PAYMENT_TOKEN_SUMMARY)
     expect(PAYMENT_TOKEN_SUMMARY).toContain(PAYMENT_TOKEN_GUIDE_URL)
+    // An MCP-only agent reads the server's instructions, also on the card.
+    expect(json('public/.well-known/mcp.json').instructions).toContain(PAYMENT_TOKEN_SUMMARY)
     // Both name where the seller's Stripe profile is read: the challenge's networkId.
     for (const text of [PAYMENT_TOKEN_HOW_TO, PAYMENT_TOKEN_SUMMARY])
       expect(text).toContain('request.methodDetails.networkId')
