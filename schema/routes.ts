@@ -56,10 +56,10 @@ const topic = (example: string): QueryParam => ({
  * The situation's action. Facts go beside it as further parameters named in the free catalogue's
  * `facts` (e.g. `targets=3&stateful=false`); an unanswered fact keeps the checks that depend on it.
  */
-const action = (items: 'gates' | 'rules'): QueryParam => ({
+const action = (items: 'gates' | 'rules', example: string): QueryParam => ({
   name: 'action',
   description: `The action about to be taken, e.g. deploy or dns (the free /v1/catalogue lists every action with its meaning and every fact with its question): only the ${items} that apply to it are listed, each with applies_because. Add facts as further parameters (e.g. emergency=false&targets=3&stateful=false&one_way_changes=false) to drop ${items} the situation does not need; an unanswered fact keeps them and is named.`,
-  example: 'deploy',
+  example,
   pattern: '^[^\\u0000-\\u001f]{1,80}$',
   allowed: ACTIONS,
 })
@@ -101,7 +101,7 @@ export const ROUTES: readonly Route[] = [
     access: 'paid',
     summary:
       'Every paid rule, or those matching a topic or applying to a situation (action and facts), each with its incident and constraint',
-    params: [topic('retry'), action('rules'), format],
+    params: [topic('retry'), action('rules', 'retry-loop'), format],
     mcpTool: 'fde_lessons_full',
     situation: true,
   },
@@ -129,7 +129,7 @@ export const ROUTES: readonly Route[] = [
         example: 'verifying',
         pattern: '^[^\\u0000-\\u001f]{1,80}$',
       },
-      action('gates'),
+      action('gates', 'deploy'),
       format,
     ],
     mcpTool: 'fde_preship_checklist',
