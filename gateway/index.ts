@@ -11,11 +11,12 @@ import { PREPARE, prepare, retryAfter } from './datasets/prepare.js'
 import { checkParams } from './datasets/query.js'
 import type { Env } from './env.js'
 import { preflight, withCors } from './http/cors.js'
+import { hungUp, isHangUp } from './http/hang-up.js'
 import { jsonResponse, serializedResponse, serializeOnce } from './http/json.js'
 import { notFound, problem, problemResponse } from './http/problem.js'
 import { handleMcp } from './mcp/handler.js'
 import { normaliseQuery } from './payment/binding.js'
-import { ledgerOf, requirePayment } from './payment/http.js'
+import { ledgerOf, PAID_CACHE_CONTROL, requirePayment } from './payment/http.js'
 import { receiptHeader } from './payment/receipt.js'
 import { refundOrphans } from './payment/reconciler.js'
 import { cursorStoreOf } from './payment/reconciler-store.js'
@@ -82,7 +83,7 @@ function dataRoute(route: Route): Handler {
       serialized.body,
     )
     const response = serializedResponse(null, serialized, {
-      'cache-control': 'private',
+      'cache-control': PAID_CACHE_CONTROL,
       'content-digest': signed.digest,
       'payment-receipt': receiptHeader(signed.receipt),
     })
@@ -194,6 +195,8 @@ export default {
     try {
       response = (await router.fetch(request, env, ctx)) as Response
     } catch (error) {
+      // A client that hung up while its body was read or forwarded is not a fault of ours.
+      if (isHangUp(error)) return hungUp(new URL(request.url).pathname)
       console.error('unhandled', error instanceof Error ? error.message : 'unknown error')
       response = problemResponse(
         problem(500, 'internal', 'Internal Server Error', 'an unexpected error on our side'),

@@ -3,9 +3,11 @@
  * the cap is refused before reading, and a body with no length (chunked, or HTTP/2 without one) or
  * a false one is refused as soon as the bytes read pass the cap, the rest left unread (the stream
  * is cancelled). So no body, however sent, makes a Worker hold more than the cap plus one chunk.
+ * A client that hangs up before its body has arrived is told apart (hang-up.ts).
  */
+import { isHangUp } from './hang-up.js'
 
-export type BodyRead = { ok: true; bytes: Uint8Array } | { ok: false; reason: 'too-large' }
+export type BodyRead = { ok: true; bytes: Uint8Array } | { ok: false; reason: 'too-large' | 'hung-up' }
 
 export async function readBody(request: Request, cap: number): Promise<BodyRead> {
   const declared = request.headers.get('content-length')
@@ -18,7 +20,14 @@ export async function readBody(request: Request, cap: number): Promise<BodyRead>
   const chunks: Uint8Array[] = []
   let size = 0
   for (;;) {
-    const { done, value } = await reader.read()
+    let chunk: ReadableStreamReadResult<Uint8Array>
+    try {
+      chunk = await reader.read()
+    } catch (error) {
+      if (isHangUp(error)) return { ok: false, reason: 'hung-up' }
+      throw error
+    }
+    const { done, value } = chunk
     if (done) break
     size += value.byteLength
     if (size > cap) {

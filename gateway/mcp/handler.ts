@@ -19,9 +19,10 @@ import { paymentConfig } from '../config.js'
 import { prepare } from '../datasets/prepare.js'
 import { checkParams } from '../datasets/query.js'
 import type { Env } from '../env.js'
+import { hungUp } from '../http/hang-up.js'
 import { badRequest } from '../http/problem.js'
 import { readBody } from '../http/read-body.js'
-import { clientOf } from '../payment/http.js'
+import { clientOf, PAID_CACHE_CONTROL } from '../payment/http.js'
 import { IDEMPOTENCY_KEY_META } from '../payment/idempotency-key.js'
 import { countHit } from '../stats.js'
 import { withAnsweredRevision } from './answered-revision.js'
@@ -31,7 +32,12 @@ import { callPaidTool, InvalidIdempotencyKey } from './paid-call.js'
 import { listedResources, readResource } from './resources.js'
 import { listedTools, TOOL_LIST_CACHE, toolNamed } from './tools.js'
 
-function createServer(env: Env, ctx: ExecutionContext, request: Request): Server {
+/** What the tool call of one request turned out to be: a paid one makes the response uncacheable. */
+interface CallSeen {
+  paid: boolean
+}
+
+function createServer(env: Env, ctx: ExecutionContext, request: Request, seen: CallSeen): Server {
   const server = new Server(
     { name: 'rules-pricing-index', title: 'Rules and Pricing-Index Service', version: SERVICE_VERSION },
     {
@@ -109,6 +115,7 @@ function createServer(env: Env, ctx: ExecutionContext, request: Request): Server
         `payments are not configured: ${config.problems.join('; ')}`,
         { retryable: false },
       )
+    seen.paid = true
     let result: Awaited<ReturnType<typeof callPaidTool>>
     try {
       result = await callPaidTool(env, config.config, tool, prepared, call.params._meta, clientOf(request))
@@ -138,6 +145,7 @@ const rpcError = (status: number, code: number, message: string) =>
 async function singleMessage(request: Request): Promise<Request | Response> {
   if (request.method !== 'POST') return request
   const body = await readBody(request, MAX_MCP_BODY_BYTES)
+  if (!body.ok && body.reason === 'hung-up') return hungUp(new URL(request.url).pathname)
   if (!body.ok)
     return rpcError(
       413,
@@ -156,11 +164,16 @@ export async function handleMcp(incoming: Request, env: Env, ctx: ExecutionConte
   const request = await singleMessage(incoming)
   if (request instanceof Response) return request
   const sent = request.clone() // serving reads the body; naming the revision may read it after
-  return withAnsweredRevision(sent, await serve(request, env, ctx))
+  const seen: CallSeen = { paid: false }
+  const answered = await withAnsweredRevision(sent, await serve(request, env, ctx, seen))
+  if (!seen.paid) return answered
+  const response = new Response(answered.body, answered)
+  response.headers.set('cache-control', PAID_CACHE_CONTROL)
+  return response
 }
 
-async function serve(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
-  const factory = () => createServer(env, ctx, request)
+async function serve(request: Request, env: Env, ctx: ExecutionContext, seen: CallSeen): Promise<Response> {
+  const factory = () => createServer(env, ctx, request, seen)
   if (await isLegacyRequest(request)) {
     const contradiction = await headersContradictBody(request)
     if (contradiction) return rpcError(400, -32600, contradiction)

@@ -23,6 +23,12 @@ import { problemBody, type Refusal, refusal } from './problems.js'
 import type { Receipt } from './receipt.js'
 import type { KeptAnswer } from './settlement.js'
 
+/**
+ * A paid answer is bound to one credential: no shared cache may keep it (private), and no browser or
+ * agent cache should write it to disk either (no-store). The same on paid MCP results.
+ */
+export const PAID_CACHE_CONTROL = 'private, no-store'
+
 export function ledgerOf(env: Env): Ledger {
   const of = (id: string) => env.LEDGER.get(env.LEDGER.idFromName(id))
   return {

@@ -26,7 +26,14 @@ import {
 } from './processor.js'
 import type { Receipt } from './receipt.js'
 import type { ReconcileCursor } from './reconciler.js'
-import { ANSWER_REPLAY_MS, DELIVERY_WINDOW_MS, type LedgerRecord, RECORD_RETENTION_MS } from './retention.js'
+import {
+  ANSWER_REPLAY_MS,
+  answerKeptUntil,
+  DELIVERY_WINDOW_MS,
+  type LedgerRecord,
+  RECORD_RETENTION_MS,
+  recordKeptUntil,
+} from './retention.js'
 import type { KeptAnswer, SettleResult } from './settlement.js'
 
 export type { KeptAnswer, SettleFailure, SettleResult } from './settlement.js'
@@ -60,6 +67,8 @@ const ANSWER_PART_CHARS = 60_000
 
 export class PaymentLedger extends DurableObject {
   private inflight: { digest: string; result: Promise<SettleResult> } | undefined
+  /** Refunds under way, by PaymentIntent. */
+  private readonly refunding = new Map<string, Promise<OrphanOutcome>>()
 
   settle(input: SettleInput): Promise<SettleResult> {
     // Decided synchronously, before any await, so concurrent calls cannot both start a charge.
@@ -273,6 +282,8 @@ export class PaymentLedger extends DurableObject {
     for (let i = 0; i * ANSWER_PART_CHARS < text.length; i++)
       parts[`answer:${i}`] = text.slice(i * ANSWER_PART_CHARS, (i + 1) * ANSWER_PART_CHARS)
     await this.ctx.storage.put({ ...parts, 'answer:parts': Object.keys(parts).length })
+    // Kept only while it can be asked for: the alarm first drops the answer, then (alarm()) the record.
+    await this.ctx.storage.setAlarm(Math.min(answerKeptUntil(record), recordKeptUntil(record)))
   }
 
   private async keptAnswer(): Promise<KeptAnswer | undefined> {
@@ -284,9 +295,27 @@ export class PaymentLedger extends DurableObject {
 
   /**
    * The scheduled reconciler found `intentId` succeeded for this challenge: refund it if its answer
-   * was never delivered and can no longer be (the verdict is orphans.ts's), exactly once.
+   * was never delivered and can no longer be (the verdict is orphans.ts's), exactly once. Runs that
+   * overlap reach this object together: the first refunds, the others wait for it and report
+   * `refunded-before`, so each run's report counts only the refunds it made.
    */
-  async refundIfOrphaned(
+  refundIfOrphaned(
+    intentId: string,
+    challengeId: string,
+    now: number,
+    processor: ProcessorConfig,
+  ): Promise<OrphanOutcome> {
+    // Decided synchronously, before any await, as for settle.
+    const running = this.refunding.get(intentId)
+    if (running) return running.then((o) => (o === 'refunded-now' ? 'refunded-before' : o))
+    const run = this.judgeOrphan(intentId, challengeId, now, processor).finally(() =>
+      this.refunding.delete(intentId),
+    )
+    this.refunding.set(intentId, run)
+    return run
+  }
+
+  private async judgeOrphan(
     intentId: string,
     challengeId: string,
     now: number,
@@ -329,8 +358,20 @@ export class PaymentLedger extends DurableObject {
     await this.ctx.storage.put('reconciler-cursor', cursor)
   }
 
+  /** The re-send window closed: the kept answer goes, and the record stays until its own time. */
   override async alarm(): Promise<void> {
-    await this.ctx.storage.deleteAll()
+    const record = await this.ctx.storage.get<LedgerRecord>('record')
+    if (!record || Date.now() >= recordKeptUntil(record)) {
+      await this.ctx.storage.deleteAll()
+      return
+    }
+    const count = await this.ctx.storage.get<number>('answer:parts')
+    if (count !== undefined && Date.now() >= answerKeptUntil(record))
+      await this.ctx.storage.delete([
+        'answer:parts',
+        ...Array.from({ length: count }, (_, i) => `answer:${i}`),
+      ])
+    await this.ctx.storage.setAlarm(recordKeptUntil(record))
   }
 }
 

@@ -16,8 +16,13 @@ export const DELIVERY_WINDOW_MS = 24 * HOUR_MS
 export const ANSWER_REPLAY_MS = 24 * HOUR_MS
 /** The scheduled reconciler examines intents created this far back. */
 export const RECONCILE_LOOKBACK_MS = 48 * HOUR_MS
-/** A ledger record (and any kept answer) is deleted this long after its challenge expired. */
+/** A ledger record is deleted this long after its challenge expired (a kept answer goes sooner). */
 export const RECORD_RETENTION_MS = 72 * HOUR_MS
+
+/** The answer kept for a repeat under the Idempotency-Key goes when that repeat can no longer be asked for. */
+export const answerKeptUntil = (record: LedgerRecord) => (record.settledAt ?? 0) + ANSWER_REPLAY_MS
+/** The record itself stays as long as the reconciler may still ask about its intent. */
+export const recordKeptUntil = (record: LedgerRecord) => record.expiresAt + RECORD_RETENTION_MS
 
 export interface LedgerRecord {
   credentialDigest: string

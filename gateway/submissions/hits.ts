@@ -6,6 +6,7 @@
  */
 import * as z from 'zod'
 import { OUTCOMES } from '../../schema/routes.js'
+import { hungUp } from '../http/hang-up.js'
 import { badRequest, problemResponse } from '../http/problem.js'
 import { readBody } from '../http/read-body.js'
 import { today } from './aggregate.js'
@@ -35,6 +36,7 @@ export const COUNT_HITS_SQL = `INSERT INTO hits (endpoint, outcome, client, n, f
 
 export async function recordHits(request: Request, env: Env): Promise<Response> {
   const body = await readBody(request, MAX_BATCH_BYTES)
+  if (!body.ok && body.reason === 'hung-up') return hungUp(new URL(request.url).pathname)
   if (!body.ok) return problemResponse(badRequest(`a batch of hits is at most ${MAX_BATCH_BYTES} bytes`))
   let json: unknown
   try {

@@ -5,6 +5,7 @@
 
 import type { Retryable } from '../../schema/retryable.js'
 import { MAX_SUBMISSION_BYTES } from '../../schema/submission.js'
+import { hungUp } from '../http/hang-up.js'
 import { problem, problemResponse } from '../http/problem.js'
 import { discardBody, readBody } from '../http/read-body.js'
 import { sha256Hex } from '../sha256-hex.js'
@@ -89,7 +90,7 @@ async function refuseEarly(request: Request, env: Env): Promise<Response | undef
 
 async function accept(request: Request, env: Env): Promise<Response> {
   const body = await readBody(request, MAX_SUBMISSION_BYTES)
-  if (!body.ok) return submissionTooLarge()
+  if (!body.ok) return body.reason === 'hung-up' ? hungUp('/v1/pricing/submit') : submissionTooLarge()
 
   let json: unknown
   try {

@@ -158,5 +158,9 @@ describe('a retry while the first try is still settling (MCP)', () => {
     expect(new Set(results).size).toBe(1)
     expect(results[0]).toContain('org.paymentauth/receipt')
     expect((await processorLedger()).calls - before).toBe(1)
+    // A paid result, first or repeated, is bound to one credential: never stored by any cache.
+    const repeat = await legacyToolCall({ name: 'fde_playbook', arguments: {}, _meta: meta })
+    expect(repeat.headers.get('cache-control')).toBe('private, no-store')
+    expect(JSON.stringify(((await repeat.json()) as { result: unknown }).result)).toBe(results[0])
   })
 })

@@ -69,10 +69,11 @@ describe('unpaid calls', () => {
 })
 
 describe('paid calls', () => {
-  it('behavior: a paid credential gets the payload, a receipt and Cache-Control private', async () => {
+  it('behavior: a paid credential gets the payload, a receipt and Cache-Control private, no-store', async () => {
     const { paid, challenge } = await payOnce('/v1/fde-lessons?topic=retry')
     expect(paid.status).toBe(200)
-    expect(paid.headers.get('cache-control')).toBe('private')
+    // Bound to one credential: no shared cache keeps it, and no cache writes it to disk.
+    expect(paid.headers.get('cache-control')).toBe('private, no-store')
     const receipt = decodeReceipt(paid.headers.get('payment-receipt'))
     expect(receipt).toMatchObject({ status: 'success', method: 'stripe', challengeId: challenge.id })
     expect(receipt.reference).toMatch(/^pi_/)

@@ -1,0 +1,80 @@
+/**
+ * How long the ledger keeps what (#30 I8): the answer kept for a repeat under its Idempotency-Key
+ * goes when that repeat can no longer be asked for (24 h after the answer), not with the record
+ * (72 h after the challenge expired), which the reconciler still needs. Inside workerd, on the real
+ * Durable Object's storage and alarm.
+ */
+import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import type { PaymentLedger } from '../../gateway/payment/ledger.js'
+import { ANSWER_REPLAY_MS, type LedgerRecord, RECORD_RETENTION_MS } from '../../gateway/payment/retention.js'
+
+const HOUR = 60 * 60 * 1000
+const ledger = () =>
+  (env as unknown as { LEDGER: DurableObjectNamespace<PaymentLedger> }).LEDGER.get(
+    (env as unknown as { LEDGER: DurableObjectNamespace }).LEDGER.newUniqueId(),
+  )
+
+/** A settled record, answered `answeredAgoMs` ago under the key `k`. */
+function settled(answeredAgoMs: number): LedgerRecord {
+  const settledAt = Date.now() - answeredAgoMs
+  return {
+    credentialDigest: 'digest',
+    state: 'settled',
+    firstAttemptAt: settledAt,
+    expiresAt: settledAt + 60_000,
+    intentId: 'pi_1',
+    settledAt,
+    idempotencyKey: 'k',
+    receipt: {
+      status: 'success',
+      method: 'stripe',
+      timestamp: new Date(settledAt).toISOString(),
+      reference: 'pi_1',
+      challengeId: 'c',
+      amount: '50',
+      currency: 'usd',
+    },
+  }
+}
+
+const answer = { body: 'x'.repeat(130_000), headers: { 'content-type': 'application/json' } }
+
+describe('the kept answer', () => {
+  it('behavior: is kept until its re-send window closes, then dropped while the record stays', async () => {
+    const stub = ledger()
+    const record = settled(2 * HOUR)
+    await runInDurableObject(stub, (_, state) => state.storage.put('record', record))
+    await stub.keepAnswer('k', answer)
+    const alarm = await runInDurableObject(stub, (_, state) => state.storage.getAlarm())
+    expect(alarm).toBe((record.settledAt as number) + ANSWER_REPLAY_MS)
+    // Inside the window the alarm leaves it alone (an alarm may fire early; it only reschedules).
+    expect(await runDurableObjectAlarm(stub)).toBe(true)
+    expect(await runInDurableObject(stub, (_, state) => state.storage.get('answer:parts'))).toBe(3)
+  })
+
+  it('behavior: past the re-send window the alarm drops the answer, keeps the record and waits for the record', async () => {
+    const stub = ledger()
+    const record = settled(ANSWER_REPLAY_MS + HOUR)
+    await runInDurableObject(stub, (_, state) => state.storage.put('record', record))
+    await stub.keepAnswer('k', answer)
+    expect(await runDurableObjectAlarm(stub)).toBe(true)
+    const after = await runInDurableObject(stub, async (_, state) => ({
+      keys: [...(await state.storage.list()).keys()],
+      alarm: await state.storage.getAlarm(),
+    }))
+    expect(after.keys).toEqual(['record'])
+    expect(after.alarm).toBe(record.expiresAt + RECORD_RETENTION_MS)
+  })
+
+  it('behavior: past the record retention the alarm deletes everything', async () => {
+    const stub = ledger()
+    const record = settled(RECORD_RETENTION_MS + 2 * HOUR)
+    await runInDurableObject(stub, async (_, state) => {
+      await state.storage.put('record', record)
+      await state.storage.setAlarm(Date.now())
+    })
+    expect(await runDurableObjectAlarm(stub)).toBe(true)
+    expect(await runInDurableObject(stub, async (_, state) => (await state.storage.list()).size)).toBe(0)
+  })
+})
