@@ -234,6 +234,22 @@ describe('paying over MCP with mppx', () => {
     expect((await processorLedger()).calls).toBe(before.calls)
   })
 
+  it('error: a payment whose outcome is unknown is a 503 problem in band: same credential, after a wait, no challenge', async () => {
+    const credential = await challengeAndCredential({ topic: 'deploy' })
+    const result = await client.callTool({
+      name: 'fde_lessons_full',
+      arguments: { topic: 'deploy' },
+      _meta: { [CREDENTIAL]: { ...credential, payload: { spt: token('timeout') } } },
+    })
+    expect(result.isError).toBe(true)
+    expect(result._meta?.[PAYMENT_REQUIRED]).toBeUndefined()
+    expect(result._meta?.['org.paymentauth/problem']).toMatchObject({
+      status: 503,
+      retryable: 'same-credential',
+      retryAfterS: expect.any(Number),
+    })
+  })
+
   it('error: every refusal kind is in band, never a JSON-RPC error with a reserved code', async () => {
     const kinds: [
       string,
