@@ -26,7 +26,7 @@ import {
 } from './discovery.js'
 import { BuildFailed, type BuildIssue } from './issues.js'
 import { landingPage } from './landing-page.js'
-import { MARKDOWN_BUDGET_RULE, markdownBudgetIssues } from './markdown-budgets.js'
+import { markdownBudgetIssues } from './markdown-budgets.js'
 import { openapi } from './openapi.js'
 import { todayUtc } from './pricing-freshness.js'
 import { pricingPage } from './pricing-page.js'
@@ -105,9 +105,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 
   const data = compileDatasets(content, options.asOf ?? todayUtc())
   issues.push(...checkBundles(data))
-  const overBudget = options.checkBudgets === false ? [] : markdownBudgetIssues(data)
-  if (MARKDOWN_BUDGET_RULE === 'error') issues.push(...overBudget)
-  else for (const o of overBudget) console.warn(`warning: ${o.field}: ${o.problem} (${o.allowed})`)
+  if (options.checkBudgets !== false) issues.push(...markdownBudgetIssues(data))
   const { files: bundles, manifest } = bundle(data)
   const api = openapi(options.urls, content.facts)
   // Compact: the document is read by machines and must stay under the 64 KB cap (check-openapi.ts).

@@ -30,12 +30,6 @@ export function soldMarkdown(
   return prepared.ok ? prepared.markdown?.() : undefined
 }
 
-/**
- * 'warn' only while the rules and gates are being rewritten to fit (issue 29 conditions the
- * routine deploy's checks, issue 31 sets the budgets); an error once they do.
- */
-export const MARKDOWN_BUDGET_RULE: 'warn' | 'error' = 'warn'
-
 const bytes = (s: string) => new TextEncoder().encode(s).length
 
 export function markdownBudgetIssues(data: BundleData): BuildIssue[] {

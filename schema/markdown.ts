@@ -77,10 +77,13 @@ const thresholdLine = (ts: PublishedGate['thresholds']) =>
     ? `Thresholds: ${ts.map((t) => `${t.name} = ${t.value}${/^[%×]/.test(t.unit) ? '' : ' '}${t.unit}`).join('; ')}.`
     : ''
 
-function gateLines(g: PublishedGate, why: AppliesBecause | undefined): string[] {
+function gateLines(g: PublishedGate, why: AppliesBecause | undefined, revert: boolean): string[] {
   const spec = g.check_spec
-  const failure =
-    spec.on_fail === 'block'
+  // A revert is never held back: its gates read the target before it and the outcome after it, so
+  // a failure means the revert is not finished, not that it waits.
+  const failure = revert
+    ? `If it fails or an input cannot be read: the revert is not done; tell ${spec.exception_approver} at once.`
+    : spec.on_fail === 'block'
       ? `If it fails or an input cannot be read: block, do not go ahead; only ${spec.exception_approver} may decide otherwise.`
       : `If it fails or an input cannot be read: defer, go ahead only once ${spec.exception_approver} accepts the risk in writing.`
   return [
@@ -96,15 +99,14 @@ function gateLines(g: PublishedGate, why: AppliesBecause | undefined): string[] 
 function ruleLines(r: PublishedRule, why: AppliesBecause | undefined): string[] {
   const spec = r.constraint.check_spec
   const i = r.incident
-  // The statement carries the check and its values; the lines after it say where it applies, who
-  // may waive it, and where it was learned.
+  // The statement carries the check with each threshold's value and unit written in (the JSON form
+  // names them); the lines after it say where it applies, who may waive it, and where it was learned.
   return [
     `### \`${r.id}\`: ${line(r.title)}`,
     '',
     line(r.constraint.statement),
     '',
-    `- ${appliesLine(spec.applies_to, why)} If you cannot check it, stop: only ${spec.exception_approver} may waive it.`,
-    ...(r.thresholds.length ? [`- ${thresholdLine(r.thresholds)}`] : []),
+    `- ${appliesLine(spec.applies_to, why)} Cannot check it: stop; only ${spec.exception_approver} may waive it.`,
     `- Incident: ${i.organisation}, ${i.date}: ${line(i.title)}. ${i.postmortem_url}`,
     '',
   ]
@@ -161,9 +163,11 @@ export function checklistMarkdown(format: MarkdownFormat, a: ChecklistAnswer): s
     whenToLoad: `Load before you ${action ? `run a ${action} change` : 'change production'}${where ? ` in this situation: ${where}` : ''}; it lists the gates to pass first, each with its check and what a failure means.`,
     preamble: [
       ...(where ? [`Situation: ${where}.`, ''] : []),
-      `Before the change, check every gate below (${a.checklist.length}). Read each input listed; an input you cannot read counts as a failed check. \`block\`: a failed gate stops the change. \`defer\`: the change goes ahead only once the named approver accepts the risk. Never approve an exception yourself. None of these gates may slow a revert to the last known-good state.`,
+      action === 'revert'
+        ? `Revert now, to the last known-good state, in one step. The gates below (${a.checklist.length}) read only what to revert to before it and its outcome after it; none of them waits, stages or asks for approval.`
+        : `Before the change, check every gate below (${a.checklist.length}). Read each input listed; an input you cannot read counts as a failed check. \`block\`: a failed gate stops the change. \`defer\`: the change goes ahead only once the named approver accepts the risk. Never approve an exception yourself. None of these gates may slow a revert to the last known-good state.`,
     ],
-    body: a.checklist.flatMap((g) => gateLines(g, a.applies_because?.[g.id])),
+    body: a.checklist.flatMap((g) => gateLines(g, a.applies_because?.[g.id], action === 'revert')),
   })
 }
 

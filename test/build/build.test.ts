@@ -141,9 +141,14 @@ describe('build', () => {
       if (rule.kind === 'paid') source = rule
     }
     if (!source) throw new Error('no paid rule to copy')
+    // A short statement: the whole lessons set as agents-md has a size budget of its own.
+    const constraint = {
+      ...(source.constraint as Record<string, unknown>),
+      statement: 'Obey the check below.',
+    }
     await writeFile(
       join(dir, 'rules', 'an-added-rule.yaml'),
-      stringify({ ...source, id: 'an-added-rule', title: `${source.title} (a second reading)` }),
+      stringify({ ...source, id: 'an-added-rule', title: `${source.title} (a second reading)`, constraint }),
     )
     // Without the inventory change the build names the file that holds the expectation.
     const refused = await buildFailure(dir)

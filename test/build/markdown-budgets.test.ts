@@ -1,0 +1,62 @@
+/**
+ * The Markdown sold for agents fits where agents load it, measured on the real content through
+ * the gateway's own preparation: the routine deploy's gates and rules within 8 KiB each, the whole
+ * lessons set within 32 KiB; content that outgrows a budget fails the build.
+ */
+import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { parse, stringify } from 'yaml'
+import { collect } from '../../build/collect.js'
+import { compileDatasets } from '../../build/datasets.js'
+import type { BuildIssue } from '../../build/issues.js'
+import { ROUTINE_DEPLOY, soldMarkdown } from '../../build/markdown-budgets.js'
+import { todayUtc } from '../../build/pricing-freshness.js'
+import { validate } from '../../build/validate.js'
+import { MARKDOWN_BUDGET } from '../../schema/markdown.js'
+import { buildFailure, copyOfContent } from '../support/content-copy.js'
+
+const issues: BuildIssue[] = []
+const data = compileDatasets(validate(await collect('content', issues), undefined, issues), todayUtc())
+const bytes = (s: string | undefined) => new TextEncoder().encode(s ?? '').length
+
+describe('the Markdown an agent loads fits its budget', () => {
+  it('behavior: the real content builds without an issue', () => {
+    expect(issues).toEqual([])
+  })
+
+  it('behavior: the routine deploy gates and rules are each within the situation budget, and not empty', () => {
+    for (const route of ['checklist', 'lessons'] as const) {
+      const text = soldMarkdown(data, route, ROUTINE_DEPLOY)
+      expect(bytes(text), route).toBeGreaterThan(0)
+      expect(bytes(text), route).toBeLessThanOrEqual(MARKDOWN_BUDGET.situation)
+    }
+  })
+
+  it('behavior: the whole lessons set is within the 32 KiB budget and holds every paid rule', () => {
+    const text = soldMarkdown(data, 'lessons', {}) as string
+    expect(bytes(text)).toBeLessThanOrEqual(MARKDOWN_BUDGET.wholeLessons)
+    for (const r of data.lessons.rules) expect(text).toContain(`### \`${r.id}\``)
+  })
+
+  it('behavior: an emergency revert is told to revert now, and no gate line tells it to hold back', () => {
+    const text = soldMarkdown(data, 'checklist', {
+      action: 'revert',
+      emergency: 'true',
+      one_way_changes: 'false',
+    })
+    expect(text).toMatch(/Revert now/)
+    expect(text).not.toMatch(/do not go ahead|go ahead only once/)
+  })
+
+  it('error: content that outgrows the whole-lessons budget fails the build, naming the budget', async () => {
+    const dir = await copyOfContent()
+    const rules = (await readdir(join(dir, 'rules'))).map((f) => join(dir, 'rules', f))
+    for (const path of rules.slice(0, 8)) {
+      const rule = parse(await readFile(path, 'utf8')) as { constraint: { statement: string } }
+      rule.constraint.statement = `${rule.constraint.statement} ${'Keep the change log current. '.repeat(40)}`
+      await writeFile(path, stringify(rule))
+    }
+    expect(await buildFailure(dir)).toMatch(/the whole lessons set: \d+ bytes as agents-md/)
+  })
+})
