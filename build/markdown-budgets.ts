@@ -3,7 +3,7 @@
  * through the gateway's own preparation (the bytes a buyer is sold) and refuses content over a
  * budget (schema/markdown.ts MARKDOWN_BUDGET).
  */
-import { PREPARE } from '../gateway/datasets/prepare.js'
+import { PREPARE } from '../gateway/datasets/answers.js'
 import type { Filters } from '../gateway/datasets/query.js'
 import type { BundleData } from '../schema/datasets.js'
 import { MARKDOWN_BUDGET } from '../schema/markdown.js'

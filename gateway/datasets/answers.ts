@@ -1,0 +1,266 @@
+/**
+ * Per-route answers from the compiled data: validate the filters, resolve them against the data,
+ * and hand back the payload builder (and its Markdown, where asked). A filter that matches nothing
+ * is a 404 listing valid values, decided here, before any payment challenge. Pure: no asset store
+ * and nothing generated, so the build measures the very answers the gateway sells.
+ */
+import type { CheckSpec } from '../../schema/content.js'
+import type { BundleData, Freshness, PublishedPricingRow, PublishedRule } from '../../schema/datasets.js'
+import {
+  checklistMarkdown,
+  FORMATS,
+  type MarkdownFormat,
+  playbooksMarkdown,
+  rulesMarkdown,
+} from '../../schema/markdown.js'
+import type { Retryable } from '../../schema/retryable.js'
+import {
+  type AppliesBecause,
+  appliesBecause,
+  normalisedSituation,
+  readSituation,
+  type Situation,
+} from '../../schema/situation.js'
+import { ACTIONS, findPhase, INDEX_CATEGORIES, IsoDate } from '../../schema/vocabulary.js'
+import { badRequest, notFound, type Problem, problem } from '../http/problem.js'
+import { normaliseQuery } from '../payment/binding.js'
+import type { Filters, Prepared } from './query.js'
+
+const DAY_MS = 24 * 60 * 60 * 1000
+/** A failed bundle read is retried by the next request; a client need not wait long. */
+export const DATA_RETRY_AFTER_S = 5
+
+/**
+ * Reads the situation (action and facts) from the filters left after the route's own, keeps the
+ * items whose check applies, each with why; a wrong name or value is a 400 naming it, and a
+ * situation nothing applies to is a 404. Both come before any challenge, so nothing is charged.
+ */
+function situate<T extends { id: string }>(
+  data: BundleData,
+  items: readonly T[],
+  specOf: (item: T) => CheckSpec,
+  entries: Filters,
+  what: string,
+):
+  | {
+      ok: true
+      items: T[]
+      because: Record<string, AppliesBecause>
+      situation: Situation
+      filters: Filters
+      named: boolean
+    }
+  | { ok: false; problem: Problem } {
+  const facts = data.catalogue.facts
+  const given = Object.entries(entries).filter((e): e is [string, string] => e[1] !== undefined)
+  const read = readSituation(given, facts)
+  if ('parameter' in read)
+    return {
+      ok: false,
+      problem: badRequest(read.detail, { parameter: read.parameter, allowed: read.allowed }),
+    }
+  const { situation } = read
+  const named = given.length > 0
+  if (!named) return { ok: true, items: [...items], because: {}, situation, filters: {}, named }
+  const because: Record<string, AppliesBecause> = {}
+  const kept = items.filter((item) => {
+    const why = appliesBecause(specOf(item), situation, facts)
+    if (why) because[item.id] = why
+    return why !== undefined
+  })
+  const filters = normalisedSituation(situation, facts)
+  if (!kept.length)
+    return {
+      ok: false,
+      problem: notFound(
+        `no ${what} applies to this situation (${normaliseQuery(filters)}); nothing was charged`,
+        {
+          parameter: situation.action === undefined ? Object.keys(filters)[0] : 'action',
+          situation: filters,
+          // The actions something here applies to, as the action filter has always listed them.
+          allowed: ACTIONS.filter((a) => items.some((i) => specOf(i).applies_to.includes(a))),
+        },
+      ),
+    }
+  return { ok: true, items: kept, because, situation, filters, named }
+}
+
+/** The index's freshness narrowed to one category's rows: its due rows and their count. */
+function categoryFreshness(freshness: Freshness, rows: readonly PublishedPricingRow[]): Freshness {
+  const ids = new Set(rows.map((r) => r.id))
+  const due = freshness.due_rows.filter((id) => ids.has(id))
+  return { ...freshness, due_for_reread: due.length, due_rows: due }
+}
+
+/** Items carrying the topic (all items without one), under `key`; no match is a 404 listing the valid topics. */
+function byTopic(
+  key: string,
+  items: readonly { tags: string[] }[],
+  topic: string | undefined,
+  what: string,
+): Prepared {
+  const t = topic?.toLowerCase()
+  const matched = t === undefined ? items : items.filter((i) => i.tags.includes(t))
+  if (!matched.length)
+    return {
+      ok: false,
+      problem: notFound(`no ${what} has the topic "${t}"; nothing was charged`, {
+        parameter: 'topic',
+        allowed: [...new Set(items.flatMap((i) => i.tags))].sort(),
+      }),
+    }
+  return {
+    ok: true,
+    filters: { topic: t },
+    payload: () => ({ ...(t ? { topic: t } : {}), count: matched.length, [key]: matched }),
+  }
+}
+
+type PrepareRoute = (data: BundleData, filters: Filters, now: number) => Prepared
+
+/**
+ * A rules route that also answers in Markdown: `format` (json, agents-md or skill) is read first
+ * and bound into the payment with the other filters, so one payment buys one representation.
+ */
+function inFormat<A>(
+  renderer: (format: MarkdownFormat, answer: A) => string,
+  inner: PrepareRoute,
+): PrepareRoute {
+  return (data, { format, ...f }, now) => {
+    const wanted = format?.trim().toLowerCase() ?? 'json'
+    if (!(FORMATS as readonly string[]).includes(wanted))
+      return {
+        ok: false,
+        problem: badRequest(`unknown format "${format}"`, { parameter: 'format', allowed: FORMATS }),
+      }
+    const prepared = inner(data, f, now)
+    if (!prepared.ok || wanted === 'json') return prepared
+    const md = wanted as MarkdownFormat
+    return {
+      ...prepared,
+      filters: { ...prepared.filters, format: md },
+      markdown: () => renderer(md, prepared.payload() as A),
+    }
+  }
+}
+
+export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: number) => Prepared> = {
+  catalogue: (data) => ({ ok: true, filters: {}, payload: () => data.catalogue }),
+  preview: (data, f) => byTopic('rules', data.preview.rules, f.topic, 'foundational rule'),
+  lessons: inFormat(rulesMarkdown, (data, f) => {
+    const { topic, ...rest } = f
+    const byTag = byTopic('rules', data.lessons.rules, topic, 'paid rule')
+    if (!byTag.ok || !Object.keys(rest).length) return byTag
+    const tagged = (byTag.payload() as { rules: PublishedRule[] }).rules
+    const situated = situate(data, tagged, (r) => r.constraint.check_spec, rest, 'paid rule')
+    if (!situated.ok) return situated
+    return {
+      ok: true,
+      filters: { ...byTag.filters, ...situated.filters },
+      payload: () => ({
+        ...byTag.filters,
+        situation: situated.filters,
+        count: situated.items.length,
+        rules: situated.items,
+        applies_because: situated.because,
+      }),
+    }
+  }),
+  playbooks: inFormat(playbooksMarkdown, (data, f) =>
+    byTopic('playbooks', data.playbooks.playbooks, f.topic, 'playbook'),
+  ),
+  checklist: inFormat(checklistMarkdown, (data, f) => {
+    const { phase: phaseFilter, ...rest } = f
+    const phase = phaseFilter === undefined ? undefined : findPhase(phaseFilter)
+    if (phaseFilter !== undefined && !phase)
+      return {
+        ok: false,
+        problem: badRequest(`unknown phase "${phaseFilter}"`, {
+          parameter: 'phase',
+          allowed: data.catalogue.phases.map((p) => p.slug),
+        }),
+      }
+    const all = data.checklist.checklist
+    const inPhase = phase ? all.filter((g) => g.phase_slug === phase.slug) : all
+    if (!inPhase.length)
+      return {
+        ok: false,
+        problem: notFound(`no gate in ${phase?.name}; nothing was charged`, {
+          parameter: 'phase',
+          allowed: [...new Set(all.map((g) => g.phase_slug))],
+        }),
+      }
+    const situated = situate(data, inPhase, (g) => g.check_spec, rest, 'gate')
+    if (!situated.ok) return situated
+    const gates = situated.items
+    return {
+      ok: true,
+      filters: { ...(phase ? { phase: phase.slug } : {}), ...situated.filters },
+      payload: () => ({
+        ...(phase ? { phase: phase.name } : {}),
+        ...(situated.situation.action ? { action: situated.situation.action } : {}),
+        ...(situated.named ? { situation: situated.filters } : {}),
+        count: gates.length,
+        checklist: gates,
+        ...(situated.named ? { applies_because: situated.because } : {}),
+      }),
+    }
+  }),
+  pricing: (data, f) => {
+    if (f.category === undefined) return { ok: true, filters: {}, payload: () => data.pricing }
+    const category = f.category.toLowerCase()
+    if (!(INDEX_CATEGORIES as readonly string[]).includes(category))
+      return {
+        ok: false,
+        problem: badRequest(`unknown category "${f.category}"`, {
+          parameter: 'category',
+          allowed: INDEX_CATEGORIES,
+        }),
+      }
+    const rows: PublishedPricingRow[] = data.pricing.rows.filter((r) => r.category === category)
+    if (!rows.length)
+      return {
+        ok: false,
+        problem: notFound(`no published row in ${category} yet; nothing was charged`, {
+          parameter: 'category',
+          allowed: [...new Set(data.pricing.rows.map((r) => r.category))].sort(),
+        }),
+      }
+    return {
+      ok: true,
+      filters: { category },
+      payload: () => ({
+        category,
+        rows,
+        comparables: data.pricing.comparables.filter((c) => c.category === category),
+        latest_correction: data.pricing.latest_correction,
+        freshness: categoryFreshness(data.pricing.freshness, rows),
+      }),
+    }
+  },
+  changes: (data, f, now) => {
+    const since = f.since ?? new Date(now - 30 * DAY_MS).toISOString().slice(0, 10)
+    if (!IsoDate.safeParse(since).success)
+      return {
+        ok: false,
+        problem: badRequest(`since "${since}" is not a real date written YYYY-MM-DD`, { parameter: 'since' }),
+      }
+    if (since > new Date(now).toISOString().slice(0, 10))
+      return { ok: false, problem: badRequest(`since ${since} is in the future`, { parameter: 'since' }) }
+    const corrections = data.changes.corrections.filter((c) => c.date >= since)
+    if (!corrections.length)
+      return {
+        ok: false,
+        problem: notFound(`no correction at or after ${since}; nothing was charged`, {
+          parameter: 'since',
+          latest_correction: data.pricing.latest_correction,
+        }),
+      }
+    // The default window moves with the clock, so the binding names the date it resolved to.
+    return {
+      ok: true,
+      filters: { since },
+      payload: () => ({ since, count: corrections.length, corrections }),
+    }
+  },
+}
