@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto'
 import { Challenge, Credential } from 'mppx'
 import { STRIPE_VERSION } from '../gateway/payment/processor.js'
-import type { SmokeCheck } from './smoke.js'
+import { addHeader, type SmokeCheck } from './smoke.js'
 
 export const STRIPE_API = 'https://api.stripe.com'
 export const DEFAULT_PAID_PATH = '/v1/fde-playbooks'
@@ -161,11 +161,8 @@ export function smokePaymentArgs(argv: string[]): {
     const arg = argv[i] as string
     if (arg === '--processor') options.processorUrl = argv[++i]
     else if (arg === '--path') options.path = argv[++i]
-    else if (arg === '--header') {
-      const [name, ...value] = (argv[++i] ?? '').split(':')
-      if (!name || !value.length) throw new Error(`--header takes 'Name: value', got ${argv[i]}`)
-      headers[name.trim()] = value.join(':').trim()
-    } else if (!baseUrl) baseUrl = arg
+    else if (arg === '--header') addHeader(headers, argv[++i])
+    else if (!baseUrl) baseUrl = arg
     else throw new Error(`unexpected argument ${arg}`)
   }
   if (!baseUrl || !/^https?:\/\//.test(baseUrl))

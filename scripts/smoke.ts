@@ -173,6 +173,13 @@ export async function smoke(baseUrl: string, options: SmokeOptions = {}): Promis
 }
 
 /** Parses the command line: a base URL, then --realm and repeated --header. */
+/** One `--header 'Name: value'` argument, added to `headers` (both smokes take it). */
+export function addHeader(headers: Record<string, string>, arg: string | undefined) {
+  const [name, ...value] = (arg ?? '').split(':')
+  if (!name || !value.length) throw new Error(`--header takes 'Name: value', got ${arg}`)
+  headers[name.trim()] = value.join(':').trim()
+}
+
 export function smokeArgs(argv: string[]): { baseUrl: string; options: SmokeOptions } {
   const headers: Record<string, string> = {}
   let realm: string | undefined
@@ -180,11 +187,8 @@ export function smokeArgs(argv: string[]): { baseUrl: string; options: SmokeOpti
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string
     if (arg === '--realm') realm = argv[++i]
-    else if (arg === '--header') {
-      const [name, ...value] = (argv[++i] ?? '').split(':')
-      if (!name || !value.length) throw new Error(`--header takes 'Name: value', got ${argv[i]}`)
-      headers[name.trim()] = value.join(':').trim()
-    } else if (!baseUrl) baseUrl = arg
+    else if (arg === '--header') addHeader(headers, argv[++i])
+    else if (!baseUrl) baseUrl = arg
     else throw new Error(`unexpected argument ${arg}`)
   }
   if (!baseUrl || !/^https?:\/\//.test(baseUrl))

@@ -13,10 +13,10 @@ import type { Challenge } from './challenge.js'
 import { challengeId, sameId } from './challenge-id.js'
 import type { Credential } from './credential.js'
 import type { PaymentLedger } from './ledger.js'
-import type { OrphanOutcome } from './orphans.js'
 import { type Refusal, refusal } from './problems.js'
 import type { ProcessorConfig } from './processor.js'
 import type { Receipt } from './receipt.js'
+import type { OrphanLedger } from './reconciler.js'
 import type { KeptAnswer, SettleResult } from './settlement.js'
 import type { ReceiptKeys } from './signed-receipt.js'
 
@@ -68,19 +68,14 @@ export type Settlement =
     }
   | { ok: false; refusal: Refusal }
 
-export interface Ledger {
+/** The ledger as the charge path sees it: settle, keep an answer, and (as the reconciler) refund orphans. */
+export interface Ledger extends OrphanLedger {
   settle(
     challengeId: string,
     input: Omit<Parameters<PaymentLedger['settle']>[0], 'challengeId'>,
   ): Promise<SettleResult>
   /** Keeps the answer given under an Idempotency-Key, for a repeat of the request. */
   keepAnswer(challengeId: string, idempotencyKey: string, answer: KeptAnswer): Promise<void>
-  refundIfOrphaned(
-    challengeId: string,
-    intentId: string,
-    now: number,
-    processor: ProcessorConfig,
-  ): Promise<OrphanOutcome>
 }
 
 /**
