@@ -13,7 +13,6 @@ import {
   playbooksMarkdown,
   rulesMarkdown,
 } from '../../schema/markdown.js'
-import type { Retryable } from '../../schema/retryable.js'
 import {
   type AppliesBecause,
   appliesBecause,
@@ -22,7 +21,7 @@ import {
   type Situation,
 } from '../../schema/situation.js'
 import { ACTIONS, findPhase, INDEX_CATEGORIES, IsoDate } from '../../schema/vocabulary.js'
-import { badRequest, notFound, type Problem, problem } from '../http/problem.js'
+import { badRequest, notFound, type Problem } from '../http/problem.js'
 import { normaliseQuery } from '../payment/binding.js'
 import type { Filters, Prepared } from './query.js'
 
