@@ -96,7 +96,7 @@ function gateLines(g: PublishedGate, why: AppliesBecause | undefined, revert: bo
   ]
 }
 
-function ruleLines(r: PublishedRule, why: AppliesBecause | undefined): string[] {
+function ruleLines(r: PublishedRule, why: AppliesBecause | undefined, revert: boolean): string[] {
   const spec = r.constraint.check_spec
   const i = r.incident
   // The statement carries the check with each threshold's value and unit written in (the JSON form
@@ -106,7 +106,9 @@ function ruleLines(r: PublishedRule, why: AppliesBecause | undefined): string[] 
     '',
     line(r.constraint.statement),
     '',
-    `- ${appliesLine(spec.applies_to, why)} Cannot check it: stop; only ${spec.exception_approver} may waive it.`,
+    revert
+      ? `- ${appliesLine(spec.applies_to, why)} Cannot check it: tell ${spec.exception_approver}; never hold the revert for it.`
+      : `- ${appliesLine(spec.applies_to, why)} Cannot check it: stop; only ${spec.exception_approver} may waive it.`,
     `- Incident: ${i.organisation}, ${i.date}: ${line(i.title)}. ${i.postmortem_url}`,
     '',
   ]
@@ -181,7 +183,7 @@ export function rulesMarkdown(format: MarkdownFormat, a: RulesAnswer): string {
       ...(where ? [`Situation: ${where}.`, ''] : []),
       `Obey each rule below (${a.rules.length}). Each names its check and the real incident it was learned from.`,
     ],
-    body: a.rules.flatMap((r) => ruleLines(r, a.applies_because?.[r.id])),
+    body: a.rules.flatMap((r) => ruleLines(r, a.applies_because?.[r.id], a.situation?.action === 'revert')),
   })
 }
 

@@ -47,6 +47,13 @@ describe('the Markdown an agent loads fits its budget', () => {
     })
     expect(text).toMatch(/Revert now/)
     expect(text).not.toMatch(/do not go ahead|go ahead only once/)
+    const rules = soldMarkdown(data, 'lessons', {
+      action: 'revert',
+      emergency: 'true',
+      one_way_changes: 'false',
+    })
+    expect(rules).toMatch(/never hold the revert for it/)
+    expect(rules).not.toMatch(/Cannot check it: stop/)
   })
 
   it('error: content that outgrows the whole-lessons budget fails the build, naming the budget', async () => {
