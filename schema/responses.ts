@@ -16,7 +16,7 @@ import {
 } from './datasets.js'
 import { PricingIndexDescriptor } from './pricing-index.js'
 import { OUTCOMES } from './routes.js'
-import { AppliesBecause } from './situation.js'
+import { AppliesBecause, AppliesWhen } from './situation.js'
 import { Contributions } from './submission.js'
 
 const count = z.number().int().nonnegative()
@@ -111,6 +111,8 @@ const SHARED: [z.ZodType, string][] = [
   [PublishedRule, 'Rule'],
   [PublishedPlaybook, 'Playbook'],
   [PublishedGate, 'Gate'],
+  // Every gate's and rule's condition: written once, referenced from both.
+  [AppliesWhen, 'AppliesWhen'],
   [PublishedPricingRow, 'PricingRow'],
   [Comparable, 'Comparable'],
   [Correction, 'Correction'],
