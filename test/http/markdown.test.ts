@@ -3,10 +3,9 @@
  * `format=skill` on the three rules routes and their MCP tools, paid once per representation.
  */
 import { createHash } from 'node:crypto'
-import { readFile, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
+import { readmeSnippet, type VerifyReceipt } from '../support/readme-snippet.js'
 import {
   authorization,
   base,
@@ -62,13 +61,10 @@ describe('Markdown answers over HTTP', () => {
   })
 
   it('behavior: the README receipt snippet verifies a Markdown answer', async () => {
-    const readme = await readFile('README.md', 'utf8')
-    const snippet = /<!-- receipt-verify -->\s*```js\n([\s\S]*?)```/.exec(readme)?.[1] as string
-    const file = join(process.cwd(), 'test-results', 'readme-verify-markdown-receipt.mjs')
-    await writeFile(file, snippet)
-    const { verifyReceipt } = (await import(file)) as {
-      verifyReceipt: (jwks: unknown, r: Response, body: string) => Promise<Record<string, unknown>>
-    }
+    const { verifyReceipt } = await readmeSnippet<{ verifyReceipt: VerifyReceipt }>(
+      'receipt-verify',
+      'readme-verify-markdown-receipt.mjs',
+    )
     const { paid } = await payOnce('/v1/fde-playbooks?format=skill')
     const body = await paid.text()
     const claims = await verifyReceipt(await jwks(), paid, body)

@@ -3,13 +3,12 @@
  * the served key set and binds the payment, the resource and the digest of the bytes delivered.
  */
 import { createHash } from 'node:crypto'
-import { readFile, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose'
 import { Receipt } from 'mppx'
 import { describe, expect, it } from 'vitest'
 import { keySet, signedReceipt } from '../../gateway/payment/signed-receipt.js'
 import { RECEIPT_CLAIMS, RETIRED_KEY_DAYS } from '../../schema/receipt-claims.js'
+import { readmeSnippet, type VerifyReceipt, type VerifyToolReceipt } from '../support/readme-snippet.js'
 import { base, decodeReceipt, get, payOnce, token } from '../support/service.js'
 
 const jwks = async () => (await (await get('/.well-known/jwks.json')).json()) as JSONWebKeySet
@@ -77,14 +76,10 @@ describe('signed receipts over HTTP', () => {
   })
 
   it('behavior: the README verification snippet, run as written, verifies a real receipt', async () => {
-    const readme = await readFile('README.md', 'utf8')
-    const snippet = /<!-- receipt-verify -->\s*```js\n([\s\S]*?)```/.exec(readme)?.[1]
-    expect(snippet).toBeTruthy()
-    const file = join(process.cwd(), 'test-results', 'readme-verify-receipt.mjs')
-    await writeFile(file, snippet as string)
-    const { verifyReceipt } = (await import(file)) as {
-      verifyReceipt: (jwks: unknown, r: Response, body: string) => Promise<Record<string, unknown>>
-    }
+    const { verifyReceipt } = await readmeSnippet<{ verifyReceipt: VerifyReceipt }>(
+      'receipt-verify',
+      'readme-verify-receipt.mjs',
+    )
     const { paid } = await payOnce('/v1/pricing?category=voice-agent')
     const body = await paid.text()
     const claims = await verifyReceipt(await jwks(), paid, body)
@@ -128,19 +123,10 @@ describe('signed receipts over MCP', () => {
       resource: 'mcp:fde_lessons_full?topic=deploy',
     })
     // The README's MCP snippet, run as written, checks the digest over text and structured content.
-    const readme = await readFile('README.md', 'utf8')
-    const snippet = /<!-- receipt-verify-mcp -->\s*```js\n([\s\S]*?)```/.exec(readme)?.[1]
-    expect(snippet).toBeTruthy()
-    const file = join(process.cwd(), 'test-results', 'readme-verify-tool-receipt.mjs')
-    await writeFile(file, snippet as string)
-    const { verifyToolReceipt } = (await import(file)) as {
-      verifyToolReceipt: (
-        jwks: unknown,
-        result: unknown,
-        service: string,
-        tool: string,
-      ) => Promise<Record<string, unknown>>
-    }
+    const { verifyToolReceipt } = await readmeSnippet<{ verifyToolReceipt: VerifyToolReceipt }>(
+      'receipt-verify-mcp',
+      'readme-verify-tool-receipt.mjs',
+    )
     const result = paid.result as unknown as { structuredContent: Record<string, unknown> }
     const tool = 'fde_lessons_full'
     expect((await verifyToolReceipt(await jwks(), result, base(), tool)).challengeId).toBe(challenge.id)
