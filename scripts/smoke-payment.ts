@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto'
 import { Challenge, Credential } from 'mppx'
 import { STRIPE_VERSION } from '../gateway/payment/processor.js'
-import { addHeader, type SmokeCheck } from './smoke.js'
+import { addHeader, type SmokeCheck, smokeFetch } from './smoke.js'
 
 export const STRIPE_API = 'https://api.stripe.com'
 export const DEFAULT_PAID_PATH = '/v1/fde-playbooks'
@@ -55,13 +55,8 @@ export async function smokePayment(baseUrl: string, options: PaymentSmokeOptions
   const processor = (options.processorUrl ?? STRIPE_API).replace(/\/+$/, '')
   const path = options.path ?? DEFAULT_PAID_PATH
   const timeout = options.timeoutMs ?? 30_000
-  const call = (init: RequestInit = {}) =>
-    fetch(`${base}${path}`, {
-      ...init,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeout),
-      headers: { ...options.headers, ...(init.headers as Record<string, string>) },
-    })
+  const request = smokeFetch(base, options.headers, timeout)
+  const call = (init: RequestInit = {}) => request(path, init)
   const checks: SmokeCheck[] = []
   const expect = (condition: unknown, problem: string) => {
     if (!condition) throw new Error(problem)

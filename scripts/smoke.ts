@@ -42,17 +42,25 @@ const DISCOVERY = [
   'registry_server_json',
 ] as const
 
+/**
+ * How both smokes call the service: never following a redirect (a smoke checks the first answer),
+ * each call bounded by `timeoutMs`, with the operator's extra headers on every request.
+ */
+export function smokeFetch(base: string, headers: Record<string, string> | undefined, timeoutMs: number) {
+  return (path: string, init: RequestInit = {}) =>
+    fetch(`${base}${path}`, {
+      ...init,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: { ...headers, ...(init.headers as Record<string, string>) },
+    })
+}
+
 export async function smoke(baseUrl: string, options: SmokeOptions = {}): Promise<SmokeCheck[]> {
   const base = baseUrl.replace(/\/+$/, '')
   const realm = options.realm ?? new URL(base).host
   const timeout = options.timeoutMs ?? 15_000
-  const call = (path: string, init: RequestInit = {}) =>
-    fetch(`${base}${path}`, {
-      ...init,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeout),
-      headers: { ...options.headers, ...(init.headers as Record<string, string>) },
-    })
+  const call = smokeFetch(base, options.headers, timeout)
   const checks: SmokeCheck[] = []
   const check = async (name: string, run: () => Promise<string>) => {
     try {
