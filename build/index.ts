@@ -7,12 +7,16 @@ import { dirname, join } from 'node:path'
 import type { ServiceUrls } from '../schema/config.js'
 import { canonicalize } from '../schema/jcs.js'
 import { resourceList } from '../schema/mcp-resources.js'
-import { bundle, bundlesModule, SEALING_KEY_FILE, sealPaid } from './bundle.js'
-import { addressBreaks } from './check-addresses.js'
-import { checkBundles } from './check-bundles.js'
-import { checkOpenapi } from './check-openapi.js'
-import { collect } from './collect.js'
-import { compileDatasets } from './datasets.js'
+import { addressBreaks } from './checks/check-addresses.js'
+import { checkBundles } from './checks/check-bundles.js'
+import { checkOpenapi } from './checks/check-openapi.js'
+import { markdownBudgetIssues } from './checks/markdown-budgets.js'
+import { landingPage } from './pages/landing-page.js'
+import { pricingPage } from './pages/pricing-page.js'
+import { todayUtc } from './pricing/pricing-freshness.js'
+import { bundle, bundlesModule, SEALING_KEY_FILE, sealPaid } from './stages/bundle.js'
+import { collect } from './stages/collect.js'
+import { compileDatasets } from './stages/datasets.js'
 import {
   agentsJson,
   DESCRIPTION,
@@ -23,13 +27,9 @@ import {
   mcpCatalog,
   mcpServerCard,
   registryListing,
-} from './discovery.js'
-import { BuildFailed, type BuildIssue } from './issues.js'
-import { landingPage } from './landing-page.js'
-import { markdownBudgetIssues } from './markdown-budgets.js'
-import { openapi } from './openapi.js'
-import { todayUtc } from './pricing-freshness.js'
-import { pricingPage } from './pricing-page.js'
+} from './stages/discovery.js'
+import { BuildFailed, type BuildIssue } from './stages/issues.js'
+import { openapi } from './stages/openapi.js'
 import {
   isLocalAddress,
   REGISTRY_AUTH_PATH,
@@ -37,9 +37,9 @@ import {
   registryBreaks,
   SERVER_JSON_PATH,
   serverJson,
-} from './registry.js'
-import { toolOutputSchemas } from './tool-output-schemas.js'
-import { type ExpectedCounts, validate } from './validate.js'
+} from './stages/registry.js'
+import { toolOutputSchemas } from './stages/tool-output-schemas.js'
+import { type ExpectedCounts, validate } from './stages/validate.js'
 
 export interface BuildOptions {
   contentDir: string

@@ -266,7 +266,7 @@ export const Threshold = z.strictObject({
   /**
    * The published reference the value rests on. A RESEARCH value needs all three of source_url,
    * read_on and basis_quote; the build refuses a threshold that has neither a cited source nor an
-   * ANALYSIS (or MODELED) label (build/thresholds.ts, checkDefinitions).
+   * ANALYSIS (or MODELED) label (build/checks/thresholds.ts, checkDefinitions).
    */
   source_url: HttpsUrl.nullable().default(null),
   /** The day we read source_url (or a stored copy of it). */

@@ -3,7 +3,7 @@
  * one stopped instead of at the newest intent: one object of the ledger's Durable Object namespace,
  * under a name no challenge id can take (ids are base64url). Not a class of its own: a new Durable
  * Object class needs a migration, and Cloudflare refuses a version upload that carries one, which
- * the staged deploy (scripts/deploy-stage.ts) relies on.
+ * the staged deploy (scripts/deploy/deploy-stage.ts) relies on.
  */
 import type { PaymentLedger } from './ledger.js'
 import type { CursorStore } from './reconciler.js'

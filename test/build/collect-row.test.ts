@@ -11,9 +11,9 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { build } from '../../build/index.js'
-import { CollectRefused, draftRow, proposedCorrections } from '../../build/price-draft.js'
-import { findPriceStatements, pageLines, pageTextForQuotes } from '../../build/price-statements.js'
-import { findQuote } from '../../build/reread.js'
+import { CollectRefused, draftRow, proposedCorrections } from '../../build/pricing/price-draft.js'
+import { findPriceStatements, pageLines, pageTextForQuotes } from '../../build/pricing/price-statements.js'
+import { findQuote } from '../../build/reread/reread.js'
 import { LOCAL_URLS } from '../../schema/config.js'
 import { PricingRow } from '../../schema/content.js'
 import { copyOfContent, tempDir } from '../support/content-copy.js'
@@ -96,7 +96,7 @@ function expectVerbatim(path: string, quote: string) {
 }
 
 async function collect(args: string[], env: Record<string, string> = {}) {
-  return run(process.execPath, ['--import', 'tsx', 'scripts/collect-row.ts', ...args], {
+  return run(process.execPath, ['--import', 'tsx', 'scripts/editor/collect-row.ts', ...args], {
     env: { ...process.env, ...env },
   }).then(
     (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),

@@ -8,15 +8,20 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { SERVER_JSON_PATH } from '../../build/registry.js'
+import { SERVER_JSON_PATH } from '../../build/stages/registry.js'
 import {
   bakeVerdict,
   deployArgs,
   overrideHeader,
   paymentSmokeKey,
   registryHas,
-} from '../../scripts/deploy-stage.js'
-import { DEPLOY_RULE, DEPLOY_THRESHOLDS, deployPlan, stagePlan } from '../../scripts/deploy-thresholds.js'
+} from '../../scripts/deploy/deploy-stage.js'
+import {
+  DEPLOY_RULE,
+  DEPLOY_THRESHOLDS,
+  deployPlan,
+  stagePlan,
+} from '../../scripts/deploy/deploy-thresholds.js'
 
 interface Step {
   name?: string
@@ -52,7 +57,7 @@ describe('deploy workflow', () => {
   })
 
   it('behavior: every share, wait and error bar comes from the plan step, none is typed', () => {
-    expect(byId('plan').run).toBe('npx tsx scripts/deploy-thresholds.ts content/thresholds.yaml')
+    expect(byId('plan').run).toBe('npx tsx scripts/deploy/deploy-thresholds.ts content/thresholds.yaml')
     for (const id of ['first-stage', 'widen']) {
       const run = byId(id).run as string
       expect(run).toContain('steps.plan.outputs.')
@@ -86,7 +91,7 @@ describe('deploy workflow', () => {
 
   it('behavior: the publish step sends the built server.json over HTTP login, only for a version the registry lacks', () => {
     const file = `dist/public${SERVER_JSON_PATH}`
-    expect(byId('registry').run).toBe(`npx tsx scripts/deploy-stage.ts registry-check ${file}`)
+    expect(byId('registry').run).toBe(`npx tsx scripts/deploy/deploy-stage.ts registry-check ${file}`)
     const publishing = steps.slice(at('registry') + 1)
     expect(publishing.length).toBeGreaterThanOrEqual(3)
     for (const step of publishing) expect(step.if).toContain("steps.registry.outputs.publish == 'true'")

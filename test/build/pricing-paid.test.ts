@@ -5,12 +5,12 @@
  * the content, the corrections log and REREAD_PERIOD_DAYS, never typed.
  */
 import { describe, expect, it } from 'vitest'
-import { escapeHtml } from '../../build/html.js'
 import { build } from '../../build/index.js'
-import { pageStatesOn } from '../../build/page-date.js'
-import { daysBetween, freshness, rereadDue } from '../../build/pricing-freshness.js'
-import { loadPricingRows } from '../../build/reread-rows.js'
-import { comparableUnit, exactEquivalents } from '../../build/unit-conversion.js'
+import { escapeHtml } from '../../build/pages/html.js'
+import { pageStatesOn } from '../../build/pricing/page-date.js'
+import { daysBetween, freshness, rereadDue } from '../../build/pricing/pricing-freshness.js'
+import { comparableUnit, exactEquivalents } from '../../build/pricing/unit-conversion.js'
+import { loadPricingRows } from '../../build/reread/reread-rows.js'
 import { LOCAL_URLS } from '../../schema/config.js'
 import type { BundleManifest, ChangesBundle, PricingBundle } from '../../schema/datasets.js'
 import { PAID_ADDS, REREAD_PERIOD_DAYS } from '../../schema/pricing-index.js'

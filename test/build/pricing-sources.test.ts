@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { build } from '../../build/index.js'
-import { sourceBreaks } from '../../build/pricing-sources.js'
+import { sourceBreaks } from '../../build/pricing/pricing-sources.js'
 import { LOCAL_URLS } from '../../schema/config.js'
 import { PricingRow } from '../../schema/content.js'
 import type { BundleManifest, PricingBundle } from '../../schema/datasets.js'

@@ -17,7 +17,7 @@ import {
   SERVER_JSON_SCHEMA,
   SERVER_JSON_SCHEMA_FILE,
   type ServerJson,
-} from '../../build/registry.js'
+} from '../../build/stages/registry.js'
 import { LOCAL_URLS, type ServiceUrls } from '../../schema/config.js'
 import { MCP_TOOLS } from '../../schema/mcp-tools.js'
 import { PRICE } from '../../schema/routes.js'

@@ -4,20 +4,20 @@
  * dates, and changes nothing. Expected prices are read from the tracker itself, never typed here.
  */
 import { describe, expect, it } from 'vitest'
-import { renderReport } from '../../build/reread.js'
-import { loadPricingRows } from '../../build/reread-rows.js'
+import { renderReport } from '../../build/reread/reread.js'
+import { loadPricingRows } from '../../build/reread/reread-rows.js'
 import {
   compareWithTracker,
   genaiPricesLookup,
   TRACKER_MODELS,
   type TrackerLookup,
   trackedRows,
-} from '../../build/reread-tracker.js'
+} from '../../build/reread/reread-tracker.js'
 import {
   TRACKER_PACKAGE,
   type TrackerRelease,
   trackerSummaryLines,
-} from '../../build/reread-tracker-report.js'
+} from '../../build/reread/reread-tracker-report.js'
 import { PricingRow } from '../../schema/content.js'
 
 const DATE = '2026-11-24'

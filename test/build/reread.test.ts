@@ -13,7 +13,7 @@ import {
   summaryLines,
   undiciFetcher,
   userAgent,
-} from '../../build/reread.js'
+} from '../../build/reread/reread.js'
 import { PricingRow } from '../../schema/content.js'
 import { startVendorPages, type VendorPages } from '../support/vendor-pages.js'
 

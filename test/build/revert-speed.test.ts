@@ -1,7 +1,7 @@
 /**
  * The fastest safe fix is never slowed: a check that applies to `revert` waits for nothing, and no
  * sentence puts a wait, bake, stage, share cap, replay test or approval in front of a rollback or a
- * kill switch (build/revert-speed.ts, FORMAT.md).
+ * kill switch (build/checks/revert-speed.ts, FORMAT.md).
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -12,8 +12,8 @@ import {
   revertTextBreaks,
   slowedRevertSentences,
   slowingThreshold,
-} from '../../build/revert-speed.js'
-import { REVERT_TEXT_RULE } from '../../build/validate.js'
+} from '../../build/checks/revert-speed.js'
+import { REVERT_TEXT_RULE } from '../../build/stages/validate.js'
 import type { CheckSpec, Threshold } from '../../schema/content.js'
 import { buildFailure, copyOfContent } from '../support/content-copy.js'
 

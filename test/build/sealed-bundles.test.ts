@@ -5,8 +5,8 @@
  */
 import { readFile } from 'node:fs/promises'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { SEALING_KEY_FILE } from '../../build/bundle.js'
 import { build } from '../../build/index.js'
+import { SEALING_KEY_FILE } from '../../build/stages/bundle.js'
 import { type AssetReader, BundleUnavailable, readBundles } from '../../gateway/datasets/bundle-store.js'
 import { prepare, retryAfter } from '../../gateway/datasets/prepare.js'
 import { LOCAL_URLS } from '../../schema/config.js'

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, inject, it } from 'vitest'
 import { SEALED_ASSET_DIR } from '../../schema/sealing.js'
-import { freePort, startService } from '../../scripts/service.js'
+import { freePort, startService } from '../../scripts/local/service.js'
 import { base, get } from '../support/service.js'
 
 describe('two services side by side', () => {

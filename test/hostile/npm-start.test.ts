@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { freePort } from '../../scripts/service.js'
+import { freePort } from '../../scripts/local/service.js'
 
 interface Started {
   child: ChildProcess

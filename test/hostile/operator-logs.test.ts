@@ -9,7 +9,7 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { freePort, type RunningService, startService } from '../../scripts/service.js'
+import { freePort, type RunningService, startService } from '../../scripts/local/service.js'
 import { authorization, challengeFrom, token } from '../support/service.js'
 
 let service: RunningService

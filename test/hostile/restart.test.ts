@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Challenge, Credential } from 'mppx'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freePort, type RunningService, startService } from '../../scripts/service.js'
+import { freePort, type RunningService, startService } from '../../scripts/local/service.js'
 
 let BASE = ''
 let service: RunningService

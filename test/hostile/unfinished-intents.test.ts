@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freePort, type RunningService, startService } from '../../scripts/service.js'
+import { freePort, type RunningService, startService } from '../../scripts/local/service.js'
 import { authorization, challengeFrom, token } from '../support/service.js'
 
 const BUDGET = 6

@@ -1,5 +1,5 @@
 /**
- * The operators' payment smoke (scripts/smoke-payment.ts) pays one paid route end to end against
+ * The operators' payment smoke (scripts/deploy/smoke-payment.ts) pays one paid route end to end against
  * the running service and the processor stand-in, with a test token minted through the stand-in's
  * copy of Stripe's test helper; with a live key it sends nothing at all.
  */
@@ -9,7 +9,12 @@ import type { AddressInfo } from 'node:net'
 import { promisify } from 'node:util'
 import { describe, expect, inject, it } from 'vitest'
 import { STANDIN_SECRET } from '../../schema/config.js'
-import { checkTestKey, KeyRefused, smokePayment, smokePaymentArgs } from '../../scripts/smoke-payment.js'
+import {
+  checkTestKey,
+  KeyRefused,
+  smokePayment,
+  smokePaymentArgs,
+} from '../../scripts/deploy/smoke-payment.js'
 import { base, processorLedger } from '../support/service.js'
 
 describe('payment smoke (npm run smoke:payment)', () => {
@@ -53,7 +58,7 @@ describe('payment smoke (npm run smoke:payment)', () => {
 
   it('error: the command exits 2 with a live key and says why, naming no request', async () => {
     const run = promisify(execFile)
-    const failed = await run('npx', ['tsx', 'scripts/smoke-payment.ts', base()], {
+    const failed = await run('npx', ['tsx', 'scripts/deploy/smoke-payment.ts', base()], {
       env: { ...process.env, STRIPE_SECRET_KEY: 'sk_live_51Abc' },
     }).catch((error: { code: number; stderr: string }) => error)
     expect('code' in failed && failed.code).toBe(2)

@@ -5,10 +5,10 @@
 import { describe, expect, it } from 'vitest'
 import { ROUTES, WARN_FEED_RETIRED_ON } from '../../schema/routes.js'
 import { retiredHeaders } from '../../schema/version-policy.js'
-import { smoke, smokeArgs } from '../../scripts/smoke.js'
+import { smoke, smokeArgs } from '../../scripts/deploy/smoke.js'
 import { base, get } from '../support/service.js'
 
-describe('smoke test (scripts/smoke.ts)', () => {
+describe('smoke test (scripts/deploy/smoke.ts)', () => {
   it('behavior: every check passes against the running service, and none of them pays', async () => {
     const checks = await smoke(base())
     expect(checks.filter((c) => !c.ok)).toEqual([])

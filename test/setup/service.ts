@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
-import { freePort, startService } from '../../scripts/service.js'
+import { freePort, startService } from '../../scripts/local/service.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,5 +1,5 @@
 /**
- * Debian's Chromium for the browser tests (scripts/install-chromium.sh installs it): where it is and
+ * Debian's Chromium for the browser tests (scripts/ci/install-chromium.sh installs it): where it is and
  * the flags known to work headless as root on these machines.
  */
 import { existsSync } from 'node:fs'
@@ -22,6 +22,6 @@ const ARGS = [
 /** Starts Chromium; a missing browser is a broken test machine, not a reason to skip: says how to fix it. */
 export function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: run scripts/install-chromium.sh (as root) before the tests`)
+    throw new Error(`${CHROMIUM} is missing: run scripts/ci/install-chromium.sh (as root) before the tests`)
   return chromium.launch({ executablePath: CHROMIUM, args: ARGS })
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { afterAll, expect } from 'vitest'
 import { parse, stringify } from 'yaml'
 import { build } from '../../build/index.js'
-import { BuildFailed } from '../../build/issues.js'
+import { BuildFailed } from '../../build/stages/issues.js'
 import { LOCAL_URLS } from '../../schema/config.js'
 
 const temps: string[] = []

@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Contributions } from '../../schema/submission.js'
-import { startLocalWorkers } from '../../scripts/local-workers.js'
-import { freePort, SUBMISSIONS_CONFIG } from '../../scripts/service.js'
+import { startLocalWorkers } from '../../scripts/local/local-workers.js'
+import { freePort, SUBMISSIONS_CONFIG } from '../../scripts/local/service.js'
 
 export interface SubmissionsWorker {
   base: URL

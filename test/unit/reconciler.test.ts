@@ -16,7 +16,7 @@ import {
   refundOrphans,
 } from '../../gateway/payment/reconciler.js'
 import { STANDIN_SECRET } from '../../schema/config.js'
-import { type ProcessorStandin, startProcessorStandin } from '../../scripts/processor-standin.js'
+import { type ProcessorStandin, startProcessorStandin } from '../../scripts/local/processor-standin.js'
 
 const REALM = 'rules.example'
 const TTL_MS = 5 * 60_000

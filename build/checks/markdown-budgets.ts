@@ -1,0 +1,55 @@
+/**
+ * The Markdown an agent loads must fit where agents load it: the build renders the real answers
+ * through the gateway's own preparation (the bytes a buyer is sold) and refuses content over a
+ * budget (schema/markdown.ts MARKDOWN_BUDGET).
+ */
+import { PREPARE } from '../../gateway/datasets/answers.js'
+import type { Filters } from '../../gateway/datasets/query.js'
+import type { BundleData } from '../../schema/datasets.js'
+import { MARKDOWN_BUDGET } from '../../schema/markdown.js'
+import type { BuildIssue } from '../stages/issues.js'
+
+/** The routine deploy issue 29 names: a few stateless hosts, nothing one-way, no emergency. */
+export const ROUTINE_DEPLOY: Filters = {
+  action: 'deploy',
+  emergency: 'false',
+  targets: '3',
+  stateful: 'false',
+  one_way_changes: 'false',
+}
+
+/** The sold Markdown of one route and filter set, or undefined when the route refuses it. */
+export function soldMarkdown(
+  data: BundleData,
+  route: 'lessons' | 'checklist' | 'playbooks',
+  filters: Filters,
+) {
+  const prepare = PREPARE[route]
+  if (!prepare) throw new Error(`no route ${route}`)
+  const prepared = prepare(data, { ...filters, format: 'agents-md' }, Date.now())
+  return prepared.ok ? prepared.markdown?.() : undefined
+}
+
+const bytes = (s: string) => new TextEncoder().encode(s).length
+
+export function markdownBudgetIssues(data: BundleData): BuildIssue[] {
+  const measured = [
+    ['the routine deploy gates', soldMarkdown(data, 'checklist', ROUTINE_DEPLOY), MARKDOWN_BUDGET.situation],
+    ['the routine deploy rules', soldMarkdown(data, 'lessons', ROUTINE_DEPLOY), MARKDOWN_BUDGET.situation],
+    ['the whole lessons set', soldMarkdown(data, 'lessons', {}), MARKDOWN_BUDGET.wholeLessons],
+  ] as const
+  return measured.flatMap(([what, text, budget]) => {
+    if (text === undefined) return [] // nothing applies: the route answers 404, nothing is sold
+    const size = bytes(text)
+    return size <= budget
+      ? []
+      : [
+          {
+            file: '(markdown)',
+            field: what,
+            problem: `${size} bytes as agents-md`,
+            allowed: `at most ${budget} bytes (schema/markdown.ts MARKDOWN_BUDGET)`,
+          },
+        ]
+  })
+}

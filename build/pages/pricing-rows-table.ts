@@ -1,0 +1,81 @@
+/**
+ * The table of pricing rows for the human page: every field a reader needs to check a row against
+ * the vendor's page (price or the reason there is none, the verbatim quote, the URL and the read date).
+ */
+import type { PricingRow } from '../../schema/content.js'
+import type { PublishedPricingRow } from '../../schema/datasets.js'
+import { formatUsd, nullReasonText, perUnit } from '../pricing/price-format.js'
+import { escapeHtml, safeHref } from './html.js'
+
+const READ_FROM: Record<PricingRow['read_from'], string> = {
+  'vendor-page': 'read live from the vendor page',
+  'stored-copy-of-vendor-page': 'read from a stored copy of the vendor page',
+}
+
+/**
+ * Roles are written out because narrow screens restyle the cells as blocks, and some browsers then
+ * drop the table semantics that screen readers rely on.
+ */
+export function rowsTable(caption: string, rows: readonly PublishedPricingRow[]): string {
+  return `<table class="rows" role="table">
+<caption>${escapeHtml(caption)}</caption>
+<thead role="rowgroup"><tr role="row"><th scope="col" role="columnheader">Product</th><th scope="col" role="columnheader">Pricing model</th><th scope="col" role="columnheader">Published price</th><th scope="col" role="columnheader">Evidence (verbatim)</th><th scope="col" role="columnheader">Source</th></tr></thead>
+<tbody role="rowgroup">
+${rows.map(rowLine).join('\n')}
+</tbody>
+</table>`
+}
+
+function rowLine(r: PublishedPricingRow): string {
+  const cell = (label: string, html: string) =>
+    `<td role="cell" data-label="${escapeHtml(label)}">${html}</td>`
+  return `<tr role="row" id="row-${escapeHtml(r.id)}">${[
+    `<th scope="row" role="rowheader" data-label="Product"><span class="product">${escapeHtml(r.product)}</span><br><span class="vendor">${escapeHtml(r.vendor)}</span></th>`,
+    cell(
+      'Pricing model',
+      r.pricing_model ? escapeHtml(r.pricing_model) : '<span class="nil">not stated</span>',
+    ),
+    cell('Published price', priceCell(r)),
+    cell('Evidence (verbatim)', evidenceCell(r)),
+    cell('Source', sourceCell(r)),
+  ].join('')}</tr>`
+}
+
+function priceCell(r: PricingRow): string {
+  const lines: string[] = []
+  if (r.entry_usd_month !== null)
+    lines.push(`<span class="price">${formatUsd(r.entry_usd_month)}</span> / month`)
+  if (r.unit_price_usd !== null)
+    lines.push(
+      `<span class="price">${formatUsd(r.unit_price_usd)}</span> ${escapeHtml(perUnit(r.usage_unit))}`,
+    )
+  if (lines.length === 0) lines.push(`<span class="marker">${nullReasonText(r.null_reason)}</span>`)
+  if (r.null_reason === 'pricing-page-not-read' && r.pricing_page_url) {
+    const href = safeHref(r.pricing_page_url)
+    const shown = escapeHtml(r.pricing_page_url.replace(/^https?:\/\//, ''))
+    lines.push(
+      `<span class="small">Pricing page still to read: ${href ? `<a href="${href}" rel="nofollow noreferrer" class="url">${shown}</a>` : shown}</span>`,
+    )
+  } else if (r.sales_gated) lines.push('<span class="marker">also sales call for some buyers</span>')
+  return lines.join('<br>')
+}
+
+function evidenceCell(r: PricingRow): string {
+  const href = safeHref(r.source_url)
+  const quote = `<blockquote${href ? ` cite="${href}"` : ''}><p>${escapeHtml(r.quote)}</p></blockquote>`
+  const dated = r.page_states_date
+    ? `<p class="small">The page states: ${escapeHtml(r.page_states_date)}</p>`
+    : ''
+  const note = r.note ? `<p class="small note">Note: ${escapeHtml(r.note)}</p>` : ''
+  return `${quote}${dated}${note}`
+}
+
+function sourceCell(r: PublishedPricingRow): string {
+  const href = safeHref(r.source_url)
+  const shown = escapeHtml(r.source_url.replace(/^https?:\/\//, ''))
+  const link = href ? `<a href="${href}" rel="nofollow noreferrer" class="url">${shown}</a>` : shown
+  const due = r.reread_due
+    ? `<br><span class="marker due">due for re-read (read ${r.days_since_read} days ago)</span>`
+    : ''
+  return `${link}<br><span class="small">Read <time datetime="${escapeHtml(r.read_on)}">${escapeHtml(r.read_on)}</time>, ${READ_FROM[r.read_from]}</span>${due}`
+}

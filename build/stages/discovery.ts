@@ -1,0 +1,230 @@
+/**
+ * Discovery documents: agents.json, the MCP server cards and catalog, and llms.txt, derived from the
+ * inventory, the route table and the MCP tool list.
+ */
+
+import { PUBLISHER, type ServiceUrls } from '../../schema/config.js'
+import type { Catalogue } from '../../schema/datasets.js'
+import {
+  MCP_DESCRIPTION,
+  MCP_INSTRUCTIONS,
+  MCP_PROTOCOL_VERSIONS,
+  MCP_TOOLS,
+  PAYMENT_CAPABILITY,
+} from '../../schema/mcp-tools.js'
+import { MONEY_BACK_POLICY } from '../../schema/money-back.js'
+import { PAYMENT_TOKEN_HOW_TO } from '../../schema/payment-token.js'
+import { RECEIPT_POLICY } from '../../schema/receipt-claims.js'
+import { RETRYABLE_POLICY } from '../../schema/retryable.js'
+import { PRICE, ROUTES, SERVICE_VERSION, WARN_FEED_RETIRED_ON } from '../../schema/routes.js'
+import { VERSION_POLICY_TITLE, versionPolicyText } from '../../schema/version-policy.js'
+import { PUBLISHER_META_KEY, REGISTRY_API, registryName } from './registry.js'
+
+export const DESCRIPTION =
+  'Engineering-practice rules traced to real incidents, and an index of published AI product prices, sold per query to agents over the HTTP 402 Payment scheme. No account, no key.'
+
+/** `GET /v1/fde-lessons?topic=<topic>` style strings, one per route. */
+export function endpointStrings(): Record<string, string> {
+  return Object.fromEntries(
+    ROUTES.map((r) => {
+      const query = r.params.map((p) => `${p.name}=<${p.name}>`).join('&')
+      const price = r.access === 'paid' ? ` (${PRICE.display})` : r.access === 'retired' ? ' (410 Gone)' : ''
+      return [r.name, `${r.method} ${r.path}${query ? `?${query}` : ''}${price}`]
+    }),
+  )
+}
+
+/** Topics with the most rules first: the examples an agent should try. */
+function topicsExample(catalogue: Catalogue): string[] {
+  return [...catalogue.topics]
+    .filter((t) => t.rules > 0)
+    .sort((a, b) => b.rules - a.rules || a.tag.localeCompare(b.tag))
+    .map((t) => t.tag)
+}
+
+/**
+ * The MCP Registry entry, once publishing is configured (MCP_REGISTRY_PUBLIC_KEY at build): its
+ * name and where to look it up. Without it the discovery files claim no entry.
+ */
+export interface RegistryListing {
+  name: string
+  lookup: string
+}
+
+export function registryListing(urls: ServiceUrls): RegistryListing {
+  const name = registryName(urls)
+  return { name, lookup: `${REGISTRY_API}?search=${encodeURIComponent(name)}` }
+}
+
+export function agentsJson(catalogue: Catalogue, urls: ServiceUrls, registry?: RegistryListing) {
+  return {
+    name: 'rules-pricing-index',
+    version: SERVICE_VERSION,
+    publisher: PUBLISHER,
+    description: DESCRIPTION,
+    inventory: catalogue.inventory,
+    pricing: {
+      preview: 'free',
+      catalogue: 'free',
+      paid: `${PRICE.display} per query, one-off charge (HTTP 402, Payment scheme, method stripe, intent charge)`,
+    },
+    endpoints: endpointStrings(),
+    topics_example: topicsExample(catalogue),
+    contact: urls.contact,
+    links: {
+      openapi: `${urls.base_url}/openapi.json`,
+      mcp_server_card: `${urls.base_url}${MCP_CARD_PATH}`,
+      llms: `${urls.base_url}/llms.txt`,
+      human_readable: urls.site_url,
+    },
+    ...(registry ? { mcp_registry: { name: registry.name, lookup: registry.lookup } } : {}),
+  }
+}
+
+/** Where the server card lives: `<MCP endpoint>/server-card`, as the card draft places it. */
+export const MCP_CARD_PATH = '/mcp/server-card'
+/** The catalog that points to the card, at the draft's well-known path and at the older one. */
+export const MCP_CATALOG_PATHS = ['/.well-known/ai-catalog.json', '/.well-known/mcp/catalog.json'] as const
+
+/** The card's name is the MCP Registry entry's name (build/stages/registry.ts). */
+const cardName = registryName
+
+/** The server card in the Server Card draft's shape (modelcontextprotocol/experimental-ext-server-card). */
+export function mcpServerCard(urls: ServiceUrls, registry?: RegistryListing) {
+  return {
+    $schema: 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json',
+    name: cardName(urls),
+    version: SERVICE_VERSION,
+    title: PUBLISHER,
+    description: MCP_DESCRIPTION,
+    websiteUrl: urls.site_url,
+    remotes: [
+      {
+        type: 'streamable-http',
+        url: `${urls.base_url}/mcp`,
+        supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS],
+      },
+    ],
+    ...(registry
+      ? { _meta: { [PUBLISHER_META_KEY]: { mcpRegistry: { name: registry.name, lookup: registry.lookup } } } }
+      : {}),
+  }
+}
+
+/** The AI Catalog listing the one card. */
+export function mcpCatalog(urls: ServiceUrls) {
+  const host = new URL(urls.base_url).hostname
+  return {
+    specVersion: '1.0',
+    entries: [
+      {
+        identifier: `urn:air:${host}:mcp:rules`,
+        type: 'application/mcp-server-card+json',
+        url: `${urls.base_url}${MCP_CARD_PATH}`,
+      },
+    ],
+  }
+}
+
+/** The MCP resources as resources/list gives them (schema/mcp-resources.ts resourceList). */
+export type ListedResource = { uri: string; name: string; description: string }
+
+/** The older card shape (SEP-1649) at /.well-known/mcp.json, kept for scanners that read it. */
+export function legacyMcpCard(urls: ServiceUrls, resources: readonly ListedResource[]) {
+  return {
+    $schema: 'https://static.modelcontextprotocol.io/schemas/mcp-server-card/v1.json',
+    version: '1.0',
+    protocolVersion: MCP_PROTOCOL_VERSIONS[1],
+    supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS],
+    serverInfo: { name: 'rules-pricing-index', title: PUBLISHER, version: SERVICE_VERSION },
+    description: MCP_DESCRIPTION,
+    documentationUrl: `${urls.base_url}/llms.txt`,
+    serverCard: `${urls.base_url}${MCP_CARD_PATH}`,
+    transport: { type: 'streamable-http', endpoint: `${urls.base_url}/mcp` },
+    capabilities: { tools: {}, resources: {}, experimental: PAYMENT_CAPABILITY },
+    authentication: { required: false, schemes: [] },
+    instructions: MCP_INSTRUCTIONS,
+    tools: MCP_TOOLS.map((t) => ({
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      price: t.route.access === 'paid' ? PRICE.display : 'free',
+    })),
+    resources,
+  }
+}
+
+/** How to ask for only what applies to the change at hand, and to get it as a file to commit. */
+function situationLines(catalogue: Catalogue, urls: ServiceUrls): string[] {
+  const link = (path: string, name: string, note: string) => `- [${name}](${urls.base_url}${path}): ${note}`
+  const situation = 'action=deploy&emergency=false&targets=3&stateful=false&one_way_changes=false'
+  return [
+    '## Ask with your situation',
+    `Name the action and answer the facts you know, and the gates and rules hold only what applies, each with applies_because. An unanswered fact keeps the checks that depend on it and names its question. Facts: ${catalogue.facts.map((f) => `${f.fact} (${f.type}): ${f.question.trim()}`).join(' ')}`,
+    '',
+    link(
+      `/v1/fde-preship-checklist?${situation}`,
+      'Gates for a routine deploy',
+      'pay the 402 as above; the payment binds this situation. Over MCP: tools/call fde_preship_checklist with arguments {"action":"deploy","emergency":false,"targets":3,"stateful":false,"one_way_changes":false}',
+    ),
+    link(
+      `/v1/fde-preship-checklist?${situation}&format=agents-md`,
+      'The same as AGENTS.md',
+      'format=agents-md (or Accept: text/markdown) answers Markdown to save as AGENTS.md; format=skill answers a SKILL.md with a YAML header (name, description) for your agent\'s skills folder, e.g. .claude/skills/<name>/SKILL.md. Over MCP pass "format" as an argument: the text block is the Markdown',
+    ),
+  ]
+}
+
+export function llmsTxt(
+  catalogue: Catalogue,
+  urls: ServiceUrls,
+  resources: readonly ListedResource[],
+  registry?: RegistryListing,
+): string {
+  const { inventory } = catalogue
+  const link = (path: string, name: string, note: string) => `- [${name}](${urls.base_url}${path}): ${note}`
+  const routeLines = (access: string) =>
+    ROUTES.filter((r) => r.access === access).map((r) => {
+      const query = r.params.map((p) => `${p.name}=${p.example}`).join('&')
+      return link(`${r.path}${query ? `?${query}` : ''}`, `${r.method} ${r.path}`, r.summary)
+    })
+  return [
+    '# Rules and Pricing-Index Service',
+    '',
+    `> ${DESCRIPTION}`,
+    '',
+    `Inventory: ${inventory.total} rules (${inventory.free} free foundational, ${inventory.paid} paid), ${inventory.playbooks} playbooks and ${inventory.checklistItems} pre-ship gates over ${inventory.phases.length} phases; topics: ${topicsExample(catalogue).join(', ')}.`,
+    '',
+    `Paying: every paid call costs ${PRICE.display}. Call it unpaid, get 402 with a WWW-Authenticate: Payment challenge (method stripe, intent charge, amount ${PRICE.amount}, currency ${PRICE.currency}), pay it, repeat the same call with Authorization: Payment <credential>. The 200 carries a Payment-Receipt header. Malformed parameters answer 400 and empty filters 404, both before any challenge, so they are never charged.`,
+    `Payment token: ${PAYMENT_TOKEN_HOW_TO}`,
+    `Receipts: ${RECEIPT_POLICY}`,
+    `Your money: ${MONEY_BACK_POLICY}`,
+    `Refusals: ${RETRYABLE_POLICY}`,
+    ...(registry ? [`MCP Registry: listed as ${registry.name} (${registry.lookup}).`] : []),
+    '',
+    `${VERSION_POLICY_TITLE}: ${versionPolicyText()}`,
+    '',
+    ...situationLines(catalogue, urls),
+    '',
+    '## Free',
+    ...routeLines('free'),
+    '',
+    '## Paid',
+    ...routeLines('paid'),
+    '',
+    '## MCP tools',
+    ...MCP_TOOLS.map((t) =>
+      link(MCP_CARD_PATH, t.name, `${t.route.access === 'paid' ? PRICE.display : 'free'}; ${t.description}`),
+    ),
+    '',
+    '## MCP resources',
+    ...resources.map(
+      (r) => `- [${r.name}](${r.uri}): free (resources/read, or GET this address); ${r.description}`,
+    ),
+    '',
+    '## Optional',
+    link('/pricing/', 'Pricing index page', 'human-readable pricing index with charts'),
+    `- [Open register (replaces the retired warn feed)](${urls.register_url}): /v1/warn-feed, /v1/warn-feed/preview and /v1/warn-feed/status answer 410 Gone since ${WARN_FEED_RETIRED_ON}; the free Apache-2.0 register replaces them`,
+    '',
+  ].join('\n')
+}
