@@ -128,7 +128,7 @@ export async function requirePayment(
 }
 
 async function challengeResponse(config: PaymentConfig, binding: Binding, description: string, r: Refusal) {
-  // 402 bodies are application/json (SPEC.md); every other refusal is an RFC 9457 problem.
+  // 402 bodies are application/json (schema/CONTRACT.md §7); every other refusal is an RFC 9457 problem.
   const headers: Record<string, string> = {
     'content-type': r.status === 402 ? 'application/json' : 'application/problem+json',
     'cache-control': 'no-store',
