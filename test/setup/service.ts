@@ -25,8 +25,8 @@ export default async function setup(project: TestProject) {
     // A port the OS says is free (TEST_PORT pins one), so a test run never meets a running service.
     port: process.env.TEST_PORT ? Number(process.env.TEST_PORT) : await freePort(),
     stateDir,
-    // Fault tests need a processor timeout far below the 10 s production default.
-    vars: { PROCESSOR_TIMEOUT_MS: '2000' },
+    // Fault tests need processor and facilitator timeouts far below the production defaults.
+    vars: { PROCESSOR_TIMEOUT_MS: '2000', FACILITATOR_TIMEOUT_MS: '2000' },
     // Stalled charges wait for the test to release them, however slow the machine is.
     processor: { stallMs: 10 * 60_000 },
     facilitator: { stallMs: 10 * 60_000 },

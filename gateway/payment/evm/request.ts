@@ -30,7 +30,7 @@ export const networkOf = (c: Pick<EvmConfig, 'chainId'>) => `eip155:${c.chainId}
  * x402 clients sign with it) and this service's challenge: the echoed requirements bind a payment to
  * that challenge, its request and its price.
  */
-export function x402Requirements(c: EvmConfig, challenge: { id: string; expires: string }) {
+export function x402Requirements(c: EvmConfig, challenge: { id: string; expires?: string; opaque?: string }) {
   return {
     scheme: 'exact',
     network: networkOf(c),
@@ -44,6 +44,7 @@ export function x402Requirements(c: EvmConfig, challenge: { id: string; expires:
       assetTransferMethod: 'eip3009',
       challengeId: challenge.id,
       expires: challenge.expires,
+      opaque: challenge.opaque,
     },
   }
 }
