@@ -20,7 +20,10 @@ const [NESTED, TOP_LEVEL] = TOKEN_FIELDS
 async function pay(path: string, kind: string) {
   const challenge = challengeFrom(await get(path))
   const spt = token(kind)
-  const init = { headers: { authorization: authorization(challenge, { spt }) } }
+  // A key for this purchase, so the same credential may fetch the answer again.
+  const init = {
+    headers: { authorization: authorization(challenge, { spt }), 'idempotency-key': `forms-${spt}` },
+  }
   return { spt, init, response: await get(path, init) }
 }
 
