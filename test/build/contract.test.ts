@@ -13,7 +13,6 @@ import {
 } from '../../gateway/payment/failure-window.js'
 import { PAYMENT_PROBLEMS } from '../../gateway/payment/problems.js'
 import { ANSWER_REPLAY_MS, RECONCILE_LOOKBACK_MS } from '../../gateway/payment/retention.js'
-import { DEFAULT_LIMIT_PER_MINUTE } from '../../gateway/submissions/rate-limit.js'
 import { CHALLENGE_TTL_MS } from '../../schema/config.js'
 import { MCP_PROTOCOL_VERSIONS, MCP_TOOLS } from '../../schema/mcp-tools.js'
 import { COVERAGE_GOAL, PricingIndexDescriptor, REREAD_PERIOD_DAYS } from '../../schema/pricing-index.js'
@@ -31,6 +30,10 @@ import {
 } from '../../schema/vocabulary.js'
 
 const contract = readFileSync('schema/CONTRACT.md', 'utf8')
+/** The submissions Worker's default limit, read from its source (its module needs the Workers types). */
+const DEFAULT_LIMIT_PER_MINUTE = Number(
+  /DEFAULT_LIMIT_PER_MINUTE = (\d+)/.exec(readFileSync('gateway/submissions/rate-limit.ts', 'utf8'))?.[1],
+)
 /** The text with line breaks and runs of spaces as one space, so a phrase may wrap. */
 const flat = contract.replace(/\s+/g, ' ')
 const HOUR_MS = 60 * 60 * 1000
