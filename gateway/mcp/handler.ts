@@ -6,7 +6,6 @@
  * free documents are also resources.
  */
 import {
-  createMcpHandler,
   isLegacyRequest,
   ProtocolError,
   ProtocolErrorCode,
@@ -27,6 +26,7 @@ import { IDEMPOTENCY_KEY_META } from '../payment/idempotency-key.js'
 import { countHit } from '../stats.js'
 import { withAnsweredRevision } from './answered-revision.js'
 import { invalidArgument } from './argument-error.js'
+import { modernHandler } from './modern-handler.js'
 import { forbiddenOrigin, originAllowed } from './origin.js'
 import { callPaidTool, InvalidIdempotencyKey } from './paid-call.js'
 import { listedResources, readResource } from './resources.js'
@@ -179,7 +179,7 @@ async function serve(request: Request, env: Env, ctx: ExecutionContext, seen: Ca
     if (contradiction) return rpcError(400, -32600, contradiction)
     return legacy(factory(), request, ctx)
   }
-  const modern = createMcpHandler(factory, { legacy: 'reject', responseMode: 'json' })
+  const modern = modernHandler(factory)
   try {
     return await modern.fetch(request)
   } finally {
