@@ -2,6 +2,7 @@
  * The pricing index descriptor returned by GET /v1/pricing/index (SPEC.md, field for field).
  */
 import * as z from 'zod'
+import { Count } from './datasets.js'
 import { Contributions } from './submission.js'
 
 export const PricingIndexDescriptor = z.strictObject({
@@ -29,22 +30,22 @@ export const PricingIndexDescriptor = z.strictObject({
   contributions: Contributions,
   /** Date of the latest correction, so an agent can skip a /changes call that would return nothing. */
   latest_correction: z.string().nullable(),
-  rows: z.number().int(),
+  rows: Count,
   /**
    * Derived from the rows (FORMAT.md, "Two nulls"): publish_a_price + no_published_price +
    * price_not_read = rows; sales_gated counts across all three.
    */
   counts: z.strictObject({
-    publish_a_price: z.number().int(),
-    sales_gated: z.number().int(),
-    no_published_price: z.number().int(),
-    price_not_read: z.number().int(),
+    publish_a_price: Count,
+    sales_gated: Count,
+    no_published_price: Count,
+    price_not_read: Count,
   }),
   /** Rows read longer ago than the re-read period, derived on the build's date (as_of). */
   freshness: z.strictObject({
     as_of: z.string(),
-    reread_period_days: z.number().int(),
-    due_for_reread: z.number().int(),
+    reread_period_days: Count,
+    due_for_reread: Count,
     /** Ids of the rows due, the one read longest ago first. */
     due_rows: z.array(z.string()),
   }),
@@ -60,7 +61,7 @@ export const REREAD_PERIOD_DAYS = 31
 
 /** What the paid JSON adds over the free page; said in the descriptor, on the page and in README. */
 export const PAID_ADDS =
-  "The free page holds every row, quote and note and the full corrections log. The paid JSON adds: each unit price converted exactly into the other units it converts to (per hour and per minute; a pack of N sessions and one session), and category medians on those converted units; each row's own price history from the corrections log; the date the vendor page states, as a date (YYYY-MM-DD, or YYYY-MM when the page names only a month); the date each price is as of (the page's own date, else the stored copy's capture date, else unknown) and where that date came from; and each row's days since its price date and since it was read, and whether it is due for re-read."
+  "The free page holds every row, quote and note and the full corrections log. The paid JSON adds: each unit price converted exactly into the other units it converts to (per hour and per minute; a pack of N sessions and one session), and category medians on those converted units; each row's own price history from the corrections log; the date the vendor page states, as a date (YYYY-MM-DD, or YYYY-MM when the page names only a month); the date each price is as of (the page's own date, else the stored copy's capture date, else unknown) and where that date came from; and each row's days since it was read and whether it is due for re-read (counted from the price's date where known)."
 
 /** How every row is made; shown in the descriptor and on the human page. */
 export const METHOD_STATEMENT =

@@ -77,9 +77,9 @@ function sourceCell(r: PublishedPricingRow): string {
   const shown = escapeHtml(r.source_url.replace(/^https?:\/\//, ''))
   const link = href ? `<a href="${href}" rel="nofollow noreferrer" class="url">${shown}</a>` : shown
   const age =
-    r.days_since_as_of === null
+    r.as_of_source === 'unknown'
       ? `read ${r.days_since_read} days ago, price date unknown`
-      : `price as of ${r.days_since_as_of} days ago`
+      : `price as of ${r.as_of}`
   const due = r.reread_due ? `<br><span class="marker due">due for re-read (${age})</span>` : ''
   const asOf =
     r.as_of_source === 'unknown'

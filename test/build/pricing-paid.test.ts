@@ -165,7 +165,6 @@ describe('freshness', () => {
     expect([...pricing.freshness.due_rows].sort()).toEqual(expectedDue.map((r) => r.id).sort())
     for (const r of pricing.rows) {
       expect(r.as_of, r.id).toBe(expectedAsOf(r))
-      expect(r.days_since_as_of, r.id).toBe(r.as_of === 'unknown' ? null : daysBetween(countsFrom(r), asOf))
       expect(r.days_since_read, r.id).toBe(daysBetween(r.read_on, asOf))
       expect(r.reread_due, r.id).toBe(expectedDue.some((d) => d.id === r.id))
       // The page shows the as-of date beside the read date, in the row's own source cell.
