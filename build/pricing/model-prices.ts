@@ -57,7 +57,8 @@ export function modelPriceBreaks(row: PricingRow): ModelPriceBreak[] {
           allowed: "each model price written verbatim in that model's quote",
         })
   })
-  if (row.models.length < MODELS_MIN && row.models_shortfall === null)
+  // A row whose pricing page is not read yet lists no models: there is nothing to compare.
+  if (row.unit_price_usd !== null && row.models.length < MODELS_MIN && row.models_shortfall === null)
     breaks.push({
       field: 'models_shortfall',
       problem: `${row.models.length} model(s) listed; a model-API row lists at least ${MODELS_MIN} (its cheapest and its most capable)`,
