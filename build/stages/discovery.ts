@@ -4,7 +4,7 @@
  */
 
 import { PUBLISHER, type ServiceUrls } from '../../schema/config.js'
-import type { Catalogue } from '../../schema/datasets.js'
+import type { Catalogue, PricingBundle } from '../../schema/datasets.js'
 import {
   MCP_DESCRIPTION,
   MCP_INSTRUCTIONS,
@@ -56,7 +56,16 @@ export function registryListing(urls: ServiceUrls): RegistryListing {
   return { name, lookup: `${REGISTRY_API}?search=${encodeURIComponent(name)}` }
 }
 
-export function agentsJson(catalogue: Catalogue, urls: ServiceUrls, registry?: RegistryListing) {
+/**
+ * `pricingIndex` is the pricing index's derived counts (FORMAT.md, "Two nulls"), so an agent reading
+ * the manifest sees how many products the index holds and how many publish a price.
+ */
+export function agentsJson(
+  catalogue: Catalogue,
+  urls: ServiceUrls,
+  registry?: RegistryListing,
+  pricingIndex?: PricingBundle['counts'],
+) {
   return {
     name: 'rules-pricing-index',
     version: SERVICE_VERSION,
@@ -68,6 +77,7 @@ export function agentsJson(catalogue: Catalogue, urls: ServiceUrls, registry?: R
       catalogue: 'free',
       paid: `${PRICE.display} per query, one-off charge (HTTP 402, Payment scheme, method stripe, intent charge)`,
     },
+    ...(pricingIndex ? { pricing_index: pricingIndex } : {}),
     endpoints: endpointStrings(),
     topics_example: topicsExample(catalogue),
     contact: urls.contact,
