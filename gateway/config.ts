@@ -2,14 +2,12 @@
  * Reads and checks the payment configuration once per isolate. A deployed gateway refuses to
  * take payments with the local processor stand-in, a loopback processor or a missing secret.
  */
-import { STANDIN_SECRET } from '../schema/config.js'
+import { CHALLENGE_TTL_MS, STANDIN_SECRET } from '../schema/config.js'
 import type { Env } from './env.js'
 import { MIN_SECRET_BYTES } from './payment/challenge-id.js'
 import type { PaymentConfig } from './payment/charge.js'
 import { readEvmConfig } from './payment/evm/config.js'
 import type { ReceiptKeys } from './payment/signed-receipt.js'
-
-const CHALLENGE_TTL_MS = 5 * 60 * 1000
 
 export type ConfigResult = { ok: true; config: PaymentConfig } | { ok: false; problems: string[] }
 
