@@ -11,6 +11,7 @@ import type { Binding } from './binding.js'
 import { formatChallenge } from './challenge.js'
 import {
   type AttemptGate,
+  asIssued,
   issueChallenge,
   type Ledger,
   type PaymentConfig,
@@ -137,7 +138,11 @@ async function challengeResponse(config: PaymentConfig, binding: Binding, descri
   // payment (503) keeps the credential retryable, a client over its failure limit (429) must wait,
   // and a settled credential (409) must never pay again.
   const challenge =
-    r.status === 402 ? (r.challenge ?? (await issueChallenge(config, binding, description))) : undefined
+    r.status === 402
+      ? r.challenge
+        ? asIssued(r.challenge, description)
+        : await issueChallenge(config, binding, description)
+      : undefined
   if (challenge) headers['www-authenticate'] = formatChallenge(challenge)
   if (r.retryAfterS !== undefined) headers['retry-after'] = String(r.retryAfterS)
   return new Response(JSON.stringify(problemBody(r, challenge?.id)), { status: r.status, headers })
