@@ -8,7 +8,8 @@ import { MIN_SECRET_BYTES } from './payment/challenge-id.js'
 import type { PaymentConfig } from './payment/charge.js'
 import type { ReceiptKeys } from './payment/signed-receipt.js'
 
-const CHALLENGE_TTL_MS = 5 * 60 * 1000
+/** How long a challenge may be paid after it is issued. */
+export const CHALLENGE_TTL_MS = 5 * 60 * 1000
 
 export type ConfigResult = { ok: true; config: PaymentConfig } | { ok: false; problems: string[] }
 

@@ -49,6 +49,17 @@ export async function attemptsOf(env: Env, client: string): Promise<AttemptGate>
   }
 }
 
+/** The expiry the request's credential echoes, if it carries one that parses (request-clock.ts). */
+export function echoedExpires(request: Request): string | undefined {
+  const header = request.headers.get('authorization')
+  if (!header || !/^payment(\s|$)/i.test(header.trim())) return undefined
+  try {
+    return parseAuthorization(header).challenge.expires
+  } catch {
+    return undefined
+  }
+}
+
 /** Whom a request's failed payments count against (client-key.ts). */
 export const clientOf = (request: Request) =>
   clientKey(request.headers.get('cf-connecting-ip'), request.headers.get('cf-worker'))
