@@ -11,6 +11,7 @@ import type { Prepared } from '../datasets/query.js'
 import type { Env } from '../env.js'
 import { type Binding, normaliseQuery } from '../payment/binding.js'
 import {
+  asIssued,
   chargeRequest,
   issueChallenge,
   type PaymentConfig,
@@ -69,7 +70,9 @@ async function refusedResult(
 }
 
 async function paymentRequired(config: PaymentConfig, binding: Binding, tool: McpTool, r: Refusal) {
-  const challenge = r.challenge ?? (await issueChallenge(config, binding, tool.route.summary))
+  const challenge = r.challenge
+    ? asIssued(r.challenge, tool.route.summary)
+    : await issueChallenge(config, binding, tool.route.summary)
   return {
     httpStatus: 402,
     challenges: [{ ...challenge, request: chargeRequest(config) }],

@@ -11,6 +11,7 @@ import type { Binding } from './binding.js'
 import { formatChallenge } from './challenge.js'
 import {
   type AttemptGate,
+  asIssued,
   issueChallenge,
   type Ledger,
   type PaymentConfig,
@@ -62,6 +63,17 @@ export async function attemptsOf(env: Env, client: string): Promise<AttemptGate>
     retryAfterS: () => limiter.retryAfterS(),
     fail: () => limiter.fail(),
     leftUnfinished: () => limiter.leftUnfinished(),
+  }
+}
+
+/** The expiry the request's credential echoes, if it carries one that parses (request-clock.ts). */
+export function echoedExpires(request: Request): string | undefined {
+  const header = request.headers.get('authorization')
+  if (!header || !/^payment(\s|$)/i.test(header.trim())) return undefined
+  try {
+    return parseAuthorization(header).challenge.expires
+  } catch {
+    return undefined
   }
 }
 
@@ -239,7 +251,11 @@ async function challengeResponse(
   // and a settled credential (409) must never pay again.
   const fresh = r.status === 402 && !r.challenge
   const challenge =
-    r.status === 402 ? (r.challenge ?? (await issueChallenge(config, binding, description))) : undefined
+    r.status === 402
+      ? r.challenge
+        ? asIssued(r.challenge, description)
+        : await issueChallenge(config, binding, description)
+      : undefined
   if (challenge) headers.append('www-authenticate', formatChallenge(challenge))
   // The same price in USDC beside the card: a second challenge, and the same offer on the x402 wire.
   if (fresh && config.evm) {
