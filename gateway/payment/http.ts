@@ -3,6 +3,8 @@
  * challenge (WWW-Authenticate, no-store, problem body), or let the paid response through.
  */
 
+import { encodeText } from '../../schema/base64url.js'
+import { canonicalize } from '../../schema/jcs.js'
 import { PRICE } from '../../schema/routes.js'
 import type { Env } from '../env.js'
 import { badRequest, problemResponse } from '../http/problem.js'
@@ -147,7 +149,9 @@ export async function requirePayment(
   try {
     const wallet = x402
       ? x402Payment(config, x402)
-      : walletPayment(config, parseAuthorization(header as string))
+      : config.evm
+        ? walletPayment(parseAuthorization(header as string))
+        : undefined
     if (typeof wallet === 'string') settlement = { ok: false, refusal: refusal('invalid-challenge', wallet) }
     else if (wallet && config.evm) {
       settlement = await payWithAuthorization(
@@ -193,16 +197,27 @@ export async function requirePayment(
   return { paid: false, outcome: 'refused', response: await challenge(settlement.refusal) }
 }
 
-/** An MPP credential for the wallet rail, or undefined for any other method (the card path's). */
-function walletPayment(config: PaymentConfig, credential: Credential): WalletPayment | undefined {
-  if (!config.evm || credential.challenge.method !== 'evm') return undefined
+/**
+ * An MPP credential for the wallet rail, or undefined for any other method (the card path's). Over
+ * MCP the echoed request arrives as an object: it is compared in the form it was issued in.
+ */
+export function walletPayment(credential: Credential): WalletPayment | undefined {
+  if (credential.challenge.method !== 'evm') return undefined
   const p = credential.payload
+  const { request } = credential.challenge
+  let echoed = credential.challenge
+  if (typeof request !== 'string')
+    try {
+      echoed = { ...echoed, request: encodeText(canonicalize(request as unknown)) }
+    } catch {
+      throw new MalformedCredential('challenge.request holds values that have no canonical JSON form')
+    }
   if (p.type !== 'authorization')
     throw new MalformedCredential(
       'payload.type must be "authorization" (an EIP-3009 transferWithAuthorization)',
     )
   return {
-    echoed: credential.challenge,
+    echoed,
     authorization: {
       from: String(p.from),
       to: String(p.to),
