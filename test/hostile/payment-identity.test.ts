@@ -18,7 +18,8 @@ const raw = (credential: unknown) =>
 async function issued(path: string) {
   const r = await get(path)
   expect(r.status).toBe(402)
-  const header = r.headers.get('www-authenticate') as string
+  // The card's challenge: the first of the 402's (the wallet's `evm` challenge follows it).
+  const header = (r.headers.get('www-authenticate') as string).split(/, (?=Payment )/)[0] as string
   return { header, challenge: parseChallenge(header).challenge }
 }
 
