@@ -89,7 +89,7 @@ async function paymentRequired(config: PaymentConfig, binding: Binding, tool: Mc
   return {
     httpStatus: 402,
     challenges: [{ ...challenge, request: chargeRequest(config) }, ...wallet],
-    problem: problemBody(r, challenge.id),
+    problem: problemBody(r, challenge.id, wallet.length > 0),
   }
 }
 

@@ -286,5 +286,8 @@ async function challengeResponse(
     )
   }
   if (r.retryAfterS !== undefined) headers.set('retry-after', String(r.retryAfterS))
-  return new Response(JSON.stringify(problemBody(r, challenge?.id)), { status: r.status, headers })
+  return new Response(JSON.stringify(problemBody(r, challenge?.id, fresh && !!config.evm)), {
+    status: r.status,
+    headers,
+  })
 }
