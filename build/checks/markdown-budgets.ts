@@ -21,7 +21,7 @@ export const ROUTINE_DEPLOY: Filters = {
 /** The sold Markdown of one route and filter set, or undefined when the route refuses it. */
 export function soldMarkdown(
   data: BundleData,
-  route: 'lessons' | 'checklist' | 'playbooks',
+  route: 'lessons' | 'checklist' | 'playbooks' | 'preview',
   filters: Filters,
 ) {
   const prepare = PREPARE[route]
@@ -35,7 +35,13 @@ const bytes = (s: string) => new TextEncoder().encode(s).length
 export function markdownBudgetIssues(data: BundleData): BuildIssue[] {
   const measured = [
     ['the routine deploy gates', soldMarkdown(data, 'checklist', ROUTINE_DEPLOY), MARKDOWN_BUDGET.situation],
-    ['the routine deploy rules', soldMarkdown(data, 'lessons', ROUTINE_DEPLOY), MARKDOWN_BUDGET.situation],
+    ['the routine deploy rules', soldMarkdown(data, 'lessons', ROUTINE_DEPLOY), MARKDOWN_BUDGET.situationRules],
+    [
+      'the routine deploy gates and rules in one file',
+      soldMarkdown(data, 'checklist', { ...ROUTINE_DEPLOY, include: 'rules' }),
+      MARKDOWN_BUDGET.wholeAnswer,
+    ],
+    ['the standing instructions', soldMarkdown(data, 'preview', {}), MARKDOWN_BUDGET.situationRules],
     ['the whole lessons set', soldMarkdown(data, 'lessons', {}), MARKDOWN_BUDGET.wholeLessons],
   ] as const
   return measured.flatMap(([what, text, budget]) => {

@@ -10,7 +10,14 @@ import { PAYMENT_TOKEN_SUMMARY } from '../../schema/payment-token.js'
 import { JWKS_PATH, RECEIPT_CLAIMS, RECEIPT_POLICY } from '../../schema/receipt-claims.js'
 import { type AnswerRoute, RESPONSES, responseComponents } from '../../schema/responses.js'
 import { RETRYABLE_POLICY } from '../../schema/retryable.js'
-import { PRICE, ROUTES, type Route, SERVICE_VERSION, WARN_FEED_RETIRED_ON } from '../../schema/routes.js'
+import {
+  PRICE,
+  type QueryParam,
+  ROUTES,
+  type Route,
+  SERVICE_VERSION,
+  WARN_FEED_RETIRED_ON,
+} from '../../schema/routes.js'
 import { type Fact, factJsonSchema } from '../../schema/situation.js'
 import { Submission } from '../../schema/submission.js'
 import {
@@ -99,6 +106,38 @@ function factParameters(facts: readonly Fact[]) {
   )
 }
 
+const queryParameter = (p: QueryParam) => ({
+  name: p.name,
+  in: 'query',
+  required: false,
+  description: p.description,
+  ...paramSchema(p),
+  example: p.example,
+})
+
+/** Parameters several routes take with the same meaning: written once under components/parameters. */
+const SHARED_PARAMS = ['action', 'format']
+
+function sharedParameters() {
+  return Object.fromEntries(
+    SHARED_PARAMS.map((name) => {
+      const p = ROUTES.flatMap((r) => r.params).find((q) => q.name === name)
+      if (!p) throw new Error(`no route takes the shared parameter ${name}`)
+      return [name, queryParameter(p)]
+    }),
+  )
+}
+
+/** A parameter's schema: a repeatable one (action) is a list, sent repeated or joined by commas. */
+function paramSchema(p: QueryParam) {
+  const one = p.allowed
+    ? { type: 'string', enum: [...p.allowed] }
+    : { type: 'string', ...(p.pattern ? { pattern: p.pattern } : {}) }
+  return p.repeatable
+    ? { schema: { type: 'array', items: one }, style: 'form', explode: true }
+    : { schema: one }
+}
+
 function operation(route: Route, facts: readonly Fact[]) {
   const op: Record<string, unknown> = {
     operationId: route.name,
@@ -106,16 +145,9 @@ function operation(route: Route, facts: readonly Fact[]) {
     tags: [route.access],
   }
   if (route.params.length)
-    op.parameters = route.params.map((p) => ({
-      name: p.name,
-      in: 'query',
-      required: false,
-      description: p.description,
-      schema: p.allowed
-        ? { type: 'string', enum: [...p.allowed] }
-        : { type: 'string', ...(p.pattern ? { pattern: p.pattern } : {}) },
-      example: p.example,
-    }))
+    op.parameters = route.params.map((p) =>
+      SHARED_PARAMS.includes(p.name) ? { $ref: `#/components/parameters/${p.name}` } : queryParameter(p),
+    )
   // A situation route takes each fact of the content as a further parameter (schema/situation.ts).
   if (route.situation)
     op.parameters = [
@@ -252,6 +284,7 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
     components: {
       responses: paymentRefusals(),
       parameters: {
+        ...sharedParameters(),
         ...factParameters(facts),
         'Idempotency-Key': {
           name: 'Idempotency-Key',
