@@ -125,6 +125,8 @@ export const Rule = z.strictObject({
   why: Claim,
   incident: Incident,
   constraint: Constraint,
+  /** What the rule asks when the change is an emergency fix; rendered with the statement. */
+  in_an_emergency: Text.optional(),
 })
 export type Rule = z.infer<typeof Rule>
 
@@ -140,18 +142,30 @@ export const Playbook = z.strictObject({
 })
 export type Playbook = z.infer<typeof Playbook>
 
+/**
+ * When a gate is checked: before the change starts, between the stages of a staged change (before
+ * it widens), or after the change (its outcome). The Markdown groups gates by it, and the build
+ * refuses a gate whose pass condition cannot hold at that time (build/checks/gate-timing.ts).
+ */
+export const GATE_TIMES = ['before', 'between-stages', 'after'] as const
+export const GateTime = z.enum(GATE_TIMES)
+export type GateTime = z.infer<typeof GateTime>
+
 /** A pre-ship gate: the failure it prevents and the concrete check that catches it. */
 export const Gate = z.strictObject({
   id: Id,
   title: Text,
   phase: PhaseSlug,
+  when: GateTime,
+  /** What the gate asks when the change is an emergency fix; rendered with the check. */
+  in_an_emergency: Text.optional(),
   tags: z.array(Id).min(1),
   prevents: Text,
   check: Text,
   /** The check in structured form, beside its prose (FORMAT.md, "A check_spec"). */
   check_spec: GateCheckSpec,
   rules: z.array(Id).default([]),
-  /** The write-up of the incident `prevents` names; the build requires it when one is named. */
+  /** The public source behind the gate (the incident `prevents` names, or the documentation). */
   source_url: HttpsUrl.optional(),
   /** The day we last read source_url (or a stored copy of it); required with it (the build checks). */
   read_on: IsoDate.optional(),

@@ -5,6 +5,7 @@
  * check, what to read, when it applies and what a failure means. The gateway renders paid answers
  * with it and the build holds the real content to the size budgets below.
  */
+import type { GateTime } from './content.js'
 import type { PublishedGate, PublishedPlaybook, PublishedRule } from './datasets.js'
 import type { AppliesBecause } from './situation.js'
 
@@ -49,6 +50,9 @@ const describe = (s: Situation | undefined) =>
         .join(', ')
     : undefined
 
+/** Whether the situation may be an emergency: said so, or not said (an emergency path then shows). */
+const mayBeEmergency = (s: Situation | undefined) => s?.emergency !== false && s?.emergency !== 'false'
+
 /** Why an item applies, and the question that would drop it when one was left unanswered. */
 function appliesLine(appliesTo: readonly string[], why: AppliesBecause | undefined): string {
   if (!why) return `Applies to: ${appliesTo.join(', ')}.`
@@ -77,26 +81,71 @@ const thresholdLine = (ts: PublishedGate['thresholds']) =>
     ? `Thresholds: ${ts.map((t) => `${t.name} = ${t.value}${/^[%×]/.test(t.unit) ? '' : ' '}${t.unit}`).join('; ')}.`
     : ''
 
-function gateLines(g: PublishedGate, why: AppliesBecause | undefined, revert: boolean): string[] {
+/** What a failed gate means, by when it is checked: only a before-check can hold a change back. */
+function failureLine(g: PublishedGate, revert: boolean): string {
   const spec = g.check_spec
-  // A revert is never held back: its gates read the target before it and the outcome after it, so
-  // a failure means the revert is not finished, not that it waits.
-  const failure = revert
-    ? `If it fails or an input cannot be read: the revert is not done; tell ${spec.exception_approver} at once.`
-    : spec.on_fail === 'block'
-      ? `If it fails or an input cannot be read: block, do not go ahead; only ${spec.exception_approver} may decide otherwise.`
-      : `If it fails or an input cannot be read: defer, go ahead only once ${spec.exception_approver} accepts the risk in writing.`
+  const who = spec.exception_approver
+  const head = 'If it fails or an input cannot be read:'
+  // A revert is never held back: its gates read what to revert to and the outcome after it, so a
+  // failure means the revert has not finished, never that it waits.
+  if (revert)
+    return `${head} the revert has not finished; keep reverting, never wait, and tell ${who} at once.`
+  if (g.when === 'after')
+    return spec.on_fail === 'block'
+      ? `${head} the change is not done: roll it back or fix it forward, and tell ${who} at once.`
+      : `${head} tell ${who}, who decides in writing whether the change stays.`
+  if (g.when === 'between-stages')
+    return spec.on_fail === 'block'
+      ? `${head} do not widen; hold, or roll back the stages done; only ${who} may decide otherwise.`
+      : `${head} widen only once ${who} accepts the risk in writing.`
+  return spec.on_fail === 'block'
+    ? `${head} block, do not go ahead; only ${who} may decide otherwise.`
+    : `${head} defer, go ahead only once ${who} accepts the risk in writing.`
+}
+
+function gateLines(g: PublishedGate, why: AppliesBecause | undefined, revert: boolean, emergency: boolean) {
+  const spec = g.check_spec
   return [
     `- [ ] \`${g.id}\` (${spec.on_fail}): ${line(g.title)}`,
     `  - Check: ${line(spec.pass_when)}.`,
     `  - Read: ${spec.inputs.map((i) => `${i.name}: ${line(i.read_with)}`).join('; ')}.`,
+    ...(g.in_an_emergency && emergency ? [`  - In an emergency: ${line(g.in_an_emergency)}`] : []),
     `  - ${appliesLine(spec.applies_to, why)}`,
-    `  - ${failure}`,
+    `  - ${failureLine(g, revert)}`,
     ...(g.thresholds.length ? [`  - ${thresholdLine(g.thresholds)}`] : []),
   ]
 }
 
-function ruleLines(r: PublishedRule, why: AppliesBecause | undefined, revert: boolean): string[] {
+/** The three times a gate is checked, in the order a change meets them, with what each group asks. */
+const GATE_GROUPS: { when: GateTime; heading: string; intro: string }[] = [
+  {
+    when: 'before',
+    heading: 'Before the change',
+    intro: 'Check these before you start; a `block` that fails means the change does not start.',
+  },
+  {
+    when: 'between-stages',
+    heading: 'Between stages',
+    intro:
+      'Check these after each stage and before the change widens to the next; a failure means do not widen.',
+  },
+  {
+    when: 'after',
+    heading: 'After the change',
+    intro:
+      'Check these once the change is in place. They are not preconditions: never wait for them before the change, since they read its outcome; a failure means the change is not done.',
+  },
+]
+
+/** The gates in their three groups, each group under its heading; empty groups are left out. */
+function groupedGates(gates: readonly PublishedGate[], lines: (g: PublishedGate) => string[]): string[] {
+  return GATE_GROUPS.flatMap(({ when, heading, intro }) => {
+    const group = gates.filter((g) => g.when === when)
+    return group.length ? [`## ${heading} (${group.length})`, '', intro, '', ...group.flatMap(lines), ''] : []
+  })
+}
+
+function ruleLines(r: PublishedRule, why: AppliesBecause | undefined, revert: boolean, emergency: boolean) {
   const spec = r.constraint.check_spec
   const i = r.incident
   // The statement carries the check with each threshold's value and unit written in (the JSON form
@@ -106,6 +155,7 @@ function ruleLines(r: PublishedRule, why: AppliesBecause | undefined, revert: bo
     '',
     line(r.constraint.statement),
     '',
+    ...(r.in_an_emergency && emergency ? [`- In an emergency: ${line(r.in_an_emergency)}`] : []),
     revert
       ? `- ${appliesLine(spec.applies_to, why)} Cannot check it: tell ${spec.exception_approver}; never hold the revert for it.`
       : `- ${appliesLine(spec.applies_to, why)} Cannot check it: stop; only ${spec.exception_approver} may waive it.`,
@@ -162,14 +212,16 @@ export function checklistMarkdown(format: MarkdownFormat, a: ChecklistAnswer): s
   return render(format, {
     name: slug(`preship-gates-${action ?? 'all'}`).slice(0, 64),
     title: `Pre-ship gates${action ? ` for ${action}` : ''}${a.phase ? ` (${a.phase})` : ''}`,
-    whenToLoad: `Load before you ${action ? `run a ${action} change` : 'change production'}${where ? ` in this situation: ${where}` : ''}; it lists the gates to pass first, each with its check and what a failure means.`,
+    whenToLoad: `Load before you ${action ? `run a ${action} change` : 'change production'}${where ? ` in this situation: ${where}` : ''}; it lists the gates to check before the change, between its stages and after it, each with its check and what a failure means.`,
     preamble: [
       ...(where ? [`Situation: ${where}.`, ''] : []),
       action === 'revert'
-        ? `Revert now, to the last known-good state, in one step. The gates below (${a.checklist.length}) read only what to revert to before it and its outcome after it; none of them waits, stages or asks for approval.`
-        : `Before the change, check every gate below (${a.checklist.length}). Read each input listed; an input you cannot read counts as a failed check. \`block\`: a failed gate stops the change. \`defer\`: the change goes ahead only once the named approver accepts the risk. Never approve an exception yourself. None of these gates may slow a revert to the last known-good state.`,
+        ? `Revert now, to the last known-good state, in one step. The gates below (${a.checklist.length}) read only what to revert to and the revert's outcome; none of them waits, stages or asks for approval.`
+        : `The gates below (${a.checklist.length}) are grouped by when each is checked: before the change, between its stages, after it. Read each input listed; an input you cannot read counts as a failed check. \`block\`: a failure stops the change (or, after it, means it is not done). \`defer\`: the named approver must accept the risk in writing. Never approve an exception yourself. None of these gates may slow a revert to the last known-good state.`,
     ],
-    body: a.checklist.flatMap((g) => gateLines(g, a.applies_because?.[g.id], action === 'revert')),
+    body: groupedGates(a.checklist, (g) =>
+      gateLines(g, a.applies_because?.[g.id], action === 'revert', mayBeEmergency(a.situation)),
+    ),
   })
 }
 
@@ -183,7 +235,9 @@ export function rulesMarkdown(format: MarkdownFormat, a: RulesAnswer): string {
       ...(where ? [`Situation: ${where}.`, ''] : []),
       `Obey each rule below (${a.rules.length}). Each names its check and the real incident it was learned from.`,
     ],
-    body: a.rules.flatMap((r) => ruleLines(r, a.applies_because?.[r.id], a.situation?.action === 'revert')),
+    body: a.rules.flatMap((r) =>
+      ruleLines(r, a.applies_because?.[r.id], a.situation?.action === 'revert', mayBeEmergency(a.situation)),
+    ),
   })
 }
 

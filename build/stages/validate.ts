@@ -25,6 +25,7 @@ import { type Fact, Facts } from '../../schema/situation.js'
 import { EVIDENCE_LABELS, PHASES } from '../../schema/vocabulary.js'
 import { ACTIONS_FILE, actionListBreaks, specThresholdBreaks } from '../checks/check-specs.js'
 import { gateSourceBreaks } from '../checks/gate-sources.js'
+import { gateTimingBreaks } from '../checks/gate-timing.js'
 import { inlineLimitBreaks } from '../checks/inline-numbers.js'
 import { revertSpecBreaks, revertTextBreaks } from '../checks/revert-speed.js'
 import { appliesWhenIssues, FACTS_FILE, factListBreaks, scenarioBreaks } from '../checks/situation-checks.js'
@@ -116,6 +117,7 @@ export function validate(
   for (const g of gates) {
     checkRefs(g.file, 'rules', g.value.rules, ruleIds, issues)
     for (const b of gateSourceBreaks(g.value)) issues.push({ file: g.file, ...b })
+    for (const b of gateTimingBreaks(g.value)) issues.push({ file: g.file, ...b })
   }
 
   const inventory = expected ?? (raw.inventory ? parseOne(raw.inventory, Inventory, issues) : null)
