@@ -86,6 +86,7 @@ function dataRoute(route: Route): Handler {
       'cache-control': PAID_CACHE_CONTROL,
       'content-digest': signed.digest,
       'payment-receipt': receiptHeader(signed.receipt),
+      ...gate.headers,
     })
     if (gate.idempotencyKey !== undefined)
       await ledgerOf(env).keepAnswer(gate.receipt.challengeId, gate.idempotencyKey, {

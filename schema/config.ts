@@ -24,3 +24,9 @@ export const PUBLISHER = 'Rules and Pricing-Index Service'
 
 /** The processor secret of the local stand-in; a deployed gateway refuses it. */
 export const STANDIN_SECRET = 'sk_test_standin'
+
+/**
+ * How long a challenge can be paid: long enough for a Link wallet's holder to approve the spend
+ * request (Link allows 30 minutes); still single-use and bound to its request.
+ */
+export const CHALLENGE_TTL_MS = 30 * 60 * 1000

@@ -12,11 +12,13 @@ import { type Binding, opaqueBinds, opaqueFor } from './binding.js'
 import type { Challenge } from './challenge.js'
 import { challengeId, sameId } from './challenge-id.js'
 import type { Credential } from './credential.js'
+import type { EvmConfig } from './evm/config.js'
 import type { PaymentLedger } from './ledger.js'
 import { type Refusal, refusal } from './problems.js'
 import type { ProcessorConfig } from './processor.js'
 import type { Receipt } from './receipt.js'
 import type { OrphanLedger } from './reconciler.js'
+import { ledgerRefusal } from './settle-refusal.js'
 import type { KeptAnswer, SettleResult } from './settlement.js'
 import type { ReceiptKeys } from './signed-receipt.js'
 
@@ -27,6 +29,8 @@ export interface PaymentConfig {
   processor: ProcessorConfig
   challengeTtlMs: number
   receipts: ReceiptKeys
+  /** The wallet rail (method "evm" and x402), when the deployment names a recipient. */
+  evm?: EvmConfig
 }
 
 export const METHOD = 'stripe'
@@ -152,6 +156,7 @@ export async function verifyAndSettle(
   // payment is delivered after expiry, and no neighbour's failures can keep a buyer from its money.
   const result = await ledger.settle(echoed.id, {
     credentialDigest: digest,
+    method: METHOD,
     spt,
     amount: PRICE.amount,
     currency: PRICE.currency,
@@ -163,41 +168,5 @@ export async function verifyAndSettle(
     ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
   })
   if (result.ok) return result
-  if (result.newIntent) await attempts.leftUnfinished()
-  switch (result.reason) {
-    case 'used':
-      return refuse('invalid-challenge', result.detail)
-    case 'accepted':
-      return refuse('payment-already-accepted', result.detail, {
-        retryable: result.resendable ? 'same-credential' : false,
-      })
-    case 'expired':
-      return refuse('payment-expired', result.detail)
-    case 'requires_action':
-      // The payment may still complete: the challenge it answers goes back, never a fresh one. A
-      // second credential for it is refused before any charge.
-      return refuse('payment-action-required', result.detail, {
-        challenge: {
-          id: echoed.id,
-          realm: echoed.realm,
-          method: echoed.method,
-          intent: echoed.intent,
-          request,
-          expires: echoed.expires,
-          opaque: echoed.opaque,
-        },
-      })
-    case 'declined':
-      if (result.fresh) await attempts.fail()
-      return refuse('verification-failed', result.detail)
-    case 'unavailable':
-      return refuse('internal-payment-error', result.detail, optionalRetryAfter(result.retryAfterS))
-    case 'refunded':
-      return refuse('payment-refunded', result.detail)
-    case 'limited':
-      return refuse('too-many-failed-attempts', result.detail, optionalRetryAfter(result.retryAfterS))
-  }
+  return { ok: false, refusal: await ledgerRefusal(result, attempts, { ...echoed, request }) }
 }
-
-const optionalRetryAfter = (retryAfterS: number | undefined) =>
-  retryAfterS === undefined ? {} : { retryAfterS }
