@@ -41,7 +41,7 @@ export function markdownBudgetIssues(data: BundleData): BuildIssue[] {
       soldMarkdown(data, 'checklist', { ...ROUTINE_DEPLOY, include: 'rules' }),
       MARKDOWN_BUDGET.wholeAnswer,
     ],
-    ['the standing instructions', soldMarkdown(data, 'preview', {}), MARKDOWN_BUDGET.situationRules],
+    ['the standing instructions', soldMarkdown(data, 'preview', {}), MARKDOWN_BUDGET.standing],
     ['the whole lessons set', soldMarkdown(data, 'lessons', {}), MARKDOWN_BUDGET.wholeLessons],
   ] as const
   return measured.flatMap(([what, text, budget]) => {
