@@ -287,7 +287,9 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
         ...paymentRefusals(),
         BadFilter: problem('A malformed parameter; no charge'),
         NothingMatches: problem('The filter matches nothing; the body lists the valid values; no charge'),
-        DataUnavailable: problem('The dataset could not be read (data-unavailable): repeat after Retry-After'),
+        DataUnavailable: problem(
+          'The dataset could not be read (data-unavailable): repeat after Retry-After',
+        ),
       },
       parameters: {
         ...sharedParameters(),
