@@ -4,13 +4,16 @@
  * The editor's view of a situated answer: the checklist and the lessons exactly as an agent buying
  * them would get them, rendered by the gateway's own preparation (PREPARE) from this checkout's
  * build output (dist/, run `npx tsx scripts/local/build.ts` first). Offline: no service, no payment.
- * `format=ids` prints one line per item (route, id, when it applies) for grading many situations.
+ * `format=ids` prints one line per item (route, id, when it applies) for grading many situations;
+ * `format=sizes` prints each Markdown answer the build holds to a budget, with its size.
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { ROUTINE_DEPLOY, soldMarkdown } from '../../build/checks/markdown-budgets.js'
 import { PREPARE } from '../../gateway/datasets/answers.js'
 import type { Filters } from '../../gateway/datasets/query.js'
 import type { BundleData, BundleManifest, BundleName } from '../../schema/datasets.js'
+import { MARKDOWN_BUDGET } from '../../schema/markdown.js'
 import { unseal } from '../../schema/sealing.js'
 
 const DIST = 'dist'
@@ -44,8 +47,12 @@ async function main(args: readonly string[]) {
   }
   const { format = 'agents-md', ...situation } = filters
   const data = await readDist()
+  if (format === 'sizes') return printBudgets(data)
   const out: string[] = []
-  for (const route of ['checklist', 'lessons'] as const) {
+  // route=preview alone prints the standing instructions (the free foundational rules)
+  const routes = situation.route === 'preview' ? (['preview'] as const) : (['checklist', 'lessons'] as const)
+  delete situation.route
+  for (const route of routes) {
     const prepare = PREPARE[route]
     if (!prepare) throw new Error(`no route ${route}`)
     const asked = format === 'ids' ? situation : { ...situation, format }
@@ -59,6 +66,21 @@ async function main(args: readonly string[]) {
     else out.push(JSON.stringify(prepared.payload(), null, 2))
   }
   console.log(out.join('\n\n'))
+}
+
+/** Each Markdown answer the build measures, its size and its budget (build/checks/markdown-budgets.ts). */
+function printBudgets(data: BundleData) {
+  const measured = [
+    ['routine deploy gates', 'checklist', ROUTINE_DEPLOY, MARKDOWN_BUDGET.situation],
+    ['routine deploy rules', 'lessons', ROUTINE_DEPLOY, MARKDOWN_BUDGET.situationRules],
+    ['routine deploy, one file', 'checklist', { ...ROUTINE_DEPLOY, include: 'rules' }, MARKDOWN_BUDGET.wholeAnswer],
+    ['standing instructions', 'preview', {}, MARKDOWN_BUDGET.situationRules],
+    ['whole lessons set', 'lessons', {}, MARKDOWN_BUDGET.wholeLessons],
+  ] as const
+  for (const [what, route, filters, budget] of measured) {
+    const text = soldMarkdown(data, route, filters) ?? ''
+    console.log(`${what}: ${new TextEncoder().encode(text).length} of ${budget} bytes`)
+  }
 }
 
 /** One line per item: its route, id, kind or verdict, and the facts that brought it. */
