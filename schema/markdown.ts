@@ -26,6 +26,8 @@ export const MARKDOWN_BUDGET = {
    * for a deploy, the staging and bounding rules), on top of the paid ones the 8 KiB was set for.
    */
   situationRules: 10 * 1024,
+  /** The standing instructions (preview as agents-md): kept in AGENTS.md beside a project's own. */
+  standing: 12 * 1024,
   /** One file for one change: its gates and its rules together (include=rules). */
   wholeAnswer: 16 * 1024,
   wholeLessons: 32 * 1024,
@@ -111,7 +113,7 @@ function factsToAnswer(because: Record<string, AppliesBecause> | undefined): str
     for (const u of why.unanswered ?? []) questions.set(u.fact, line(u.question))
   if (!questions.size) return []
   return [
-    `Facts not answered, which keep some items below (answer them and ask again to drop what they keep): ${[...questions].map(([f, q]) => `\`${f}\`: ${q}`).join(' ')}`,
+    `Unanswered facts keep some items below (answer and ask again to drop them): ${[...questions].map(([f, q]) => `\`${f}\`: ${q}`).join(' ')}`,
     '',
   ]
 }
@@ -265,10 +267,10 @@ interface Document {
  * digest is of every byte after the provenance block, so it can be recomputed from the file itself.
  */
 function provenance(origin: Origin, body: string): string {
-  const mcp = origin.mcp_tool ? ` (or the MCP tool ${origin.mcp_tool} with the same arguments)` : ''
+  const mcp = origin.mcp_tool ? ` or MCP ${origin.mcp_tool}, same arguments` : ''
   return [
-    `> From ${origin.service} ${origin.version}, content as of ${origin.content_date}. Fetch again: ${origin.fetch}${mcp}.`,
-    `> Answer digest: sha-256 ${sha256Text(body)} of everything after this quote block.`,
+    `> ${origin.service} ${origin.version}, content of ${origin.content_date}; fetch again: ${origin.fetch}${mcp}.`,
+    `> sha-256 of all text after this quote: ${sha256Text(body)}`,
     '',
     '',
   ].join('\n')
@@ -312,13 +314,10 @@ export function skillName(kind: string, situation: Situation | undefined, fallba
 function scopeNote(where: string | undefined): string[] {
   return where
     ? [
-        `This file is for one task: the change in the situation above. Keep it with that task (a skill, the task's notes), not in standing instructions such as AGENTS.md; ask again for the next change.`,
+        'For this one task only: keep it with the task (a skill), not in AGENTS.md; ask again for the next change.',
         '',
       ]
-    : [
-        'This is the whole set, not fitted to one change. For one change, ask with its action and facts; for standing instructions, /v1/fde-lessons/preview?format=agents-md.',
-        '',
-      ]
+    : ['The whole set, not fitted to one change: for one change, ask with its action and facts.', '']
 }
 
 /** The playbooks that fit the situation, named with where their steps are sold. */

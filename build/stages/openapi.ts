@@ -101,7 +101,7 @@ function factParameters(facts: readonly Fact[]) {
   return Object.fromEntries(
     facts.map((f) => {
       const { description, ...schema } = factJsonSchema(f)
-      return [factParameter(f), { name: f.fact, in: 'query', required: false, description, schema }]
+      return [factParameter(f), { name: f.fact, in: 'query', description, schema }]
     }),
   )
 }
@@ -221,11 +221,12 @@ function operation(route: Route, facts: readonly Fact[]) {
     // Free: no authentication of any kind.
     op.security = []
     if (route.name in BUNDLES || route.name === 'index')
-      responses['503'] = problem('The dataset could not be read (data-unavailable): repeat after Retry-After')
+      responses['503'] = { $ref: '#/components/responses/DataUnavailable' }
   }
   if (route.params.length) {
-    responses['400'] = problem('A malformed parameter; no charge')
-    responses['404'] = problem('The filter matches nothing; the body lists the valid values; no charge')
+    // Written once under components/responses (openapi.json has a 64 KB cap).
+    responses['400'] = { $ref: '#/components/responses/BadFilter' }
+    responses['404'] = { $ref: '#/components/responses/NothingMatches' }
   }
   op.responses = responses
   return op
@@ -282,7 +283,14 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
     },
     paths,
     components: {
-      responses: paymentRefusals(),
+      responses: {
+        ...paymentRefusals(),
+        BadFilter: problem('A malformed parameter; no charge'),
+        NothingMatches: problem('The filter matches nothing; the body lists the valid values; no charge'),
+        DataUnavailable: problem(
+          'The dataset could not be read (data-unavailable): repeat after Retry-After',
+        ),
+      },
       parameters: {
         ...sharedParameters(),
         ...factParameters(facts),

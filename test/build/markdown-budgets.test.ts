@@ -30,7 +30,7 @@ describe('the Markdown an agent loads fits its budget', () => {
       ['checklist', ROUTINE_DEPLOY, MARKDOWN_BUDGET.situation],
       ['lessons', ROUTINE_DEPLOY, MARKDOWN_BUDGET.situationRules],
       ['checklist', { ...ROUTINE_DEPLOY, include: 'rules' }, MARKDOWN_BUDGET.wholeAnswer],
-      ['preview', {}, MARKDOWN_BUDGET.situationRules],
+      ['preview', {}, MARKDOWN_BUDGET.standing],
     ] as const) {
       const text = soldMarkdown(data, route, filters)
       expect(bytes(text), route).toBeGreaterThan(0)
