@@ -1,5 +1,5 @@
 /**
- * The pricing index descriptor returned by GET /v1/pricing/index (SPEC.md, field for field).
+ * The pricing index descriptor returned by GET /v1/pricing/index (schema/CONTRACT.md §2.5, field for field).
  */
 import * as z from 'zod'
 import { Count } from './datasets.js'
@@ -67,7 +67,7 @@ export const PAID_ADDS =
 export const METHOD_STATEMENT =
   'Each row is read off the vendor\'s own pricing, help-centre or documentation page, and carries a verbatim evidence quote, the URL read, the date we read it and the date its price is as of: the page\'s own date where it states one, else the stored copy\'s capture date where known, else unknown, never the day we read it. A price is null only with its reason. "Not published" and "sales call" are findings, made only when the page read is the vendor\'s own pricing page for the product; where that page has not been read yet, the row says "price not read yet", names the page still to read, and is counted apart, never as a vendor that publishes no price. No price is estimated, and none is carried over from an earlier read. The build refuses a price that does not appear in its quote. Rows are re-read against the vendor\'s page monthly, and a row is due for re-read once its price is as of more than the re-read period ago (or, with its date unknown, once its monthly re-read is missed); every change is published as a dated correction.'
 
-/** The coverage SPEC.md sets out: products across the seven categories, at least this many per category. */
+/** The coverage schema/CONTRACT.md §1.3 sets out: products across the seven categories, at least this many per category. */
 export const COVERAGE_GOAL = { products: 52, per_category: 4 } as const
 
 /** The method text with the index's honest coverage, derived from the rows it describes. */

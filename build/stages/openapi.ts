@@ -20,6 +20,7 @@ import {
   VERSION_POLICY_TITLE,
   versionPolicyText,
 } from '../../schema/version-policy.js'
+import { WALLET_PAYMENT_SUMMARY, WALLET_REFUND_SHORT } from '../../schema/wallet-payment.js'
 
 const problem = (description: string) => ({
   description,
@@ -83,6 +84,9 @@ export function paymentOffer(route: Route) {
     description: route.summary,
   }
 }
+
+/** The wallet rail's offer: the same price, settled in USDC (the 402's evm challenge names token and chain). */
+const WALLET_OFFER = { intent: 'charge', method: 'evm', amount: PRICE.amount, currency: PRICE.currency }
 
 /** The answer schemas, written once under components/schemas and referenced by each operation. */
 const answers = responseComponents('#/components/schemas/')
@@ -165,7 +169,7 @@ function operation(route: Route, facts: readonly Fact[]) {
     responses['200'] = json(route.access === 'paid' ? 'The payload, with a Payment-Receipt header' : 'OK')
   }
   if (route.access === 'paid') {
-    op['x-payment-info'] = { offers: [paymentOffer(route)] }
+    op['x-payment-info'] = { offers: [paymentOffer(route), WALLET_OFFER] }
     op.parameters = [
       ...((op.parameters as unknown[]) ?? []),
       { $ref: '#/components/parameters/Idempotency-Key' },
@@ -265,7 +269,7 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
         payment: {
           type: 'http',
           scheme: 'Payment',
-          description: `IETF HTTP "Payment" scheme: answer the 402 challenge, then send Authorization: Payment <credential>; ${PAYMENT_TOKEN_SUMMARY}`,
+          description: `IETF HTTP "Payment" scheme: answer the 402 challenge, then send Authorization: Payment <credential>; ${PAYMENT_TOKEN_SUMMARY} ${WALLET_PAYMENT_SUMMARY} ${WALLET_REFUND_SHORT}`,
         },
       },
       headers: {
@@ -288,7 +292,7 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
         },
         'WWW-Authenticate': {
           description:
-            'Payment challenge: id, realm, method="stripe", intent="charge", request, description, expires, opaque',
+            'Payment challenges: id, realm, method ("stripe", then "evm"), intent="charge", request, description, expires, opaque',
           schema: { type: 'string' },
         },
         'Payment-Receipt': {

@@ -55,7 +55,7 @@ export interface Content {
   corrections: Correction[]
 }
 
-/** How many items of each kind the inventory must hold (SPEC.md); null skips a count. */
+/** How many items of each kind the inventory must hold (schema/CONTRACT.md §1.2); null skips a count. */
 export interface ExpectedCounts {
   foundational: number | null
   paid: number | null
