@@ -10,7 +10,7 @@ import { resourceList } from '../schema/mcp-resources.js'
 import { addressBreaks } from './checks/check-addresses.js'
 import { checkBundles } from './checks/check-bundles.js'
 import { checkOpenapi } from './checks/check-openapi.js'
-import { markdownBudgetIssues } from './checks/markdown-budgets.js'
+import { markdownBudgetIssues, skillIssues } from './checks/markdown-budgets.js'
 import { landingPage } from './pages/landing-page.js'
 import { pricingPage } from './pages/pricing-page.js'
 import { todayUtc } from './pricing/pricing-freshness.js'
@@ -105,7 +105,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 
   const data = compileDatasets(content, options.asOf ?? todayUtc())
   issues.push(...checkBundles(data))
-  if (options.checkBudgets !== false) issues.push(...markdownBudgetIssues(data))
+  if (options.checkBudgets !== false)
+    issues.push(...markdownBudgetIssues(data), ...skillIssues(data, content.scenarios))
   const { files: bundles, manifest } = bundle(data)
   const api = openapi(options.urls, content.facts)
   // Compact: the document is read by machines and must stay under the 64 KB cap (check-openapi.ts).

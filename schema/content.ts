@@ -43,6 +43,19 @@ export const ActionEntry = z.strictObject({ action: Action, means: Text })
 export type ActionEntry = z.infer<typeof ActionEntry>
 export const Actions = z.array(ActionEntry).min(1)
 
+/**
+ * A common change and the action or actions that fit it (content/changes.yaml), with the facts the
+ * change itself implies: the free catalogue lists them so an agent can map its change before asking.
+ */
+export const CommonChange = z.strictObject({
+  change: Text,
+  actions: z.array(Action).min(1),
+  facts: z.record(z.string(), z.union([z.boolean(), z.number().int(), z.string()])).default({}),
+  why: Text,
+})
+export type CommonChange = z.infer<typeof CommonChange>
+export const CommonChanges = z.array(CommonChange).min(1)
+
 /** One thing a check reads, and how to read it (a command, query or API call). */
 export const CheckInput = z.strictObject({
   name: z.string().regex(/^[a-z][a-z0-9_]*$/, 'a snake_case name, e.g. ns_servers'),
@@ -125,6 +138,8 @@ export const Rule = z.strictObject({
   why: Claim,
   incident: Incident,
   constraint: Constraint,
+  /** What the rule asks when the change is an emergency fix; rendered with the statement. */
+  in_an_emergency: Text.optional(),
 })
 export type Rule = z.infer<typeof Rule>
 
@@ -135,23 +150,38 @@ export const Playbook = z.strictObject({
   phase: PhaseSlug,
   tags: z.array(Id).min(1),
   when: Text,
+  /** The actions whose situated answers name this playbook, and (optionally) in which situations. */
+  applies_to: z.array(Action).min(1, 'at least one action from actions.yaml'),
+  applies_when: AppliesWhen.optional(),
   applies_rules: z.array(Id).min(1),
   steps: z.array(PlaybookStep).min(3),
 })
 export type Playbook = z.infer<typeof Playbook>
+
+/**
+ * When a gate is checked: before the change starts, between the stages of a staged change (before
+ * it widens), or after the change (its outcome). The Markdown groups gates by it, and the build
+ * refuses a gate whose pass condition cannot hold at that time (build/checks/gate-timing.ts).
+ */
+export const GATE_TIMES = ['before', 'between-stages', 'after'] as const
+export const GateTime = z.enum(GATE_TIMES)
+export type GateTime = z.infer<typeof GateTime>
 
 /** A pre-ship gate: the failure it prevents and the concrete check that catches it. */
 export const Gate = z.strictObject({
   id: Id,
   title: Text,
   phase: PhaseSlug,
+  when: GateTime,
+  /** What the gate asks when the change is an emergency fix; rendered with the check. */
+  in_an_emergency: Text.optional(),
   tags: z.array(Id).min(1),
   prevents: Text,
   check: Text,
   /** The check in structured form, beside its prose (FORMAT.md, "A check_spec"). */
   check_spec: GateCheckSpec,
   rules: z.array(Id).default([]),
-  /** The write-up of the incident `prevents` names; the build requires it when one is named. */
+  /** The public source behind the gate (the incident `prevents` names, or the documentation). */
   source_url: HttpsUrl.optional(),
   /** The day we last read source_url (or a stored copy of it); required with it (the build checks). */
   read_on: IsoDate.optional(),
@@ -332,6 +362,11 @@ export const Threshold = z.strictObject({
   value: z.number(),
   /** Written after the value: `%` and `×` join it directly ("5%"), any other unit after a space. */
   unit: Text,
+  /**
+   * A `%` share of an integer fact (a share of `targets`): a situated answer works it out for the
+   * answered fact. `at-most` rounds down but never below one; `at-least` rounds up.
+   */
+  relative_to: z.strictObject({ fact: z.string(), bound: z.enum(['at-most', 'at-least']) }).optional(),
   label: EvidenceLabel,
   /**
    * Why this value, and why it differs from a neighbouring threshold where one exists. For an
@@ -353,7 +388,12 @@ export type Threshold = z.infer<typeof Threshold>
 export const Thresholds = z.array(Threshold).min(1)
 
 /** How a threshold travels with each paid item: enough to enforce it without the text. */
-export const ThresholdUse = z.object({ name: z.string(), value: z.number(), unit: z.string() })
+export const ThresholdUse = z.object({
+  name: z.string(),
+  value: z.number(),
+  unit: z.string(),
+  relative_to: z.object({ fact: z.string(), bound: z.enum(['at-most', 'at-least']) }).optional(),
+})
 export type ThresholdUse = z.infer<typeof ThresholdUse>
 
 /** A rule, playbook or gate after the build rendered its thresholds. */

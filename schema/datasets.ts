@@ -2,7 +2,16 @@
  * Shapes of the compiled datasets: what the build writes into bundles and the gateway serves.
  */
 import * as z from 'zod'
-import { Correction, Gate, ModelPrice, Playbook, PricingRowFields, Rule, ThresholdUse } from './content.js'
+import {
+  CommonChange,
+  Correction,
+  Gate,
+  ModelPrice,
+  Playbook,
+  PricingRowFields,
+  Rule,
+  ThresholdUse,
+} from './content.js'
 import { Fact } from './situation.js'
 import { INDEX_CATEGORIES, IsoDate } from './vocabulary.js'
 
@@ -37,6 +46,8 @@ export type Inventory = z.infer<typeof Inventory>
 
 export const Catalogue = z.object({
   version: z.string(),
+  /** The newest day any rule, gate or threshold was read from its source: the content's date. */
+  content_date: z.string(),
   inventory: Inventory,
   phases: z.array(PhaseRef),
   topics: z.array(
@@ -60,6 +71,8 @@ export const Catalogue = z.object({
   ),
   /** The situation facts (content/facts.yaml): answer them with the action to get only what applies. */
   facts: z.array(Fact),
+  /** Common changes and the action or actions that fit each, with the facts the change implies. */
+  changes: z.array(CommonChange),
   rules: z.array(CatalogueEntry),
   playbooks: z.array(CatalogueEntry),
   checklist: z.array(CatalogueEntry),
@@ -69,7 +82,11 @@ export type Catalogue = z.infer<typeof Catalogue>
 /** What publishing adds to a content item: its phase by name and slug, and the thresholds it uses. */
 const PUBLISHED = { phase: z.string(), phase_slug: z.string(), thresholds: z.array(ThresholdUse) }
 
-export const PublishedRule = Rule.omit({ phase: true }).extend(PUBLISHED)
+/** A rule also says whether it is free (foundational) or paid, as situated answers hold both. */
+export const PublishedRule = Rule.omit({ phase: true }).extend({
+  ...PUBLISHED,
+  access: z.enum(['free', 'paid']),
+})
 export type PublishedRule = z.infer<typeof PublishedRule>
 export const PublishedPlaybook = Playbook.omit({ phase: true }).extend(PUBLISHED)
 export type PublishedPlaybook = z.infer<typeof PublishedPlaybook>
