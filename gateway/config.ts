@@ -2,13 +2,15 @@
  * Reads and checks the payment configuration once per isolate. A deployed gateway refuses to
  * take payments with the local processor stand-in, a loopback processor or a missing secret.
  */
-import { STANDIN_SECRET } from '../schema/config.js'
+import { CHALLENGE_TTL_MS, STANDIN_SECRET } from '../schema/config.js'
+
+export { CHALLENGE_TTL_MS }
+
 import type { Env } from './env.js'
 import { MIN_SECRET_BYTES } from './payment/challenge-id.js'
 import type { PaymentConfig } from './payment/charge.js'
+import { readEvmConfig } from './payment/evm/config.js'
 import type { ReceiptKeys } from './payment/signed-receipt.js'
-
-const CHALLENGE_TTL_MS = 5 * 60 * 1000
 
 export type ConfigResult = { ok: true; config: PaymentConfig } | { ok: false; problems: string[] }
 
@@ -37,7 +39,9 @@ function readConfig(env: Env): ConfigResult {
         'a deployed gateway needs the real processor (PROCESSOR_URL, PROCESSOR_SECRET), not the local stand-in',
       )
   }
-  if (problems.length || typeof receipts === 'string') return { ok: false, problems }
+  const evm = readEvmConfig(env, env.ENVIRONMENT !== 'local')
+  if (Array.isArray(evm)) problems.push(...evm)
+  if (problems.length || typeof receipts === 'string' || Array.isArray(evm)) return { ok: false, problems }
   return {
     ok: true,
     config: {
@@ -51,6 +55,7 @@ function readConfig(env: Env): ConfigResult {
       },
       challengeTtlMs: CHALLENGE_TTL_MS,
       receipts,
+      ...(evm ? { evm } : {}),
     },
   }
 }

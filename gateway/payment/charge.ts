@@ -12,11 +12,14 @@ import { type Binding, opaqueBinds, opaqueFor } from './binding.js'
 import type { Challenge } from './challenge.js'
 import { challengeId, sameId } from './challenge-id.js'
 import type { Credential } from './credential.js'
+import type { EvmConfig } from './evm/config.js'
 import type { PaymentLedger } from './ledger.js'
+import { paymentIdentity } from './payment-identity.js'
 import { type Refusal, refusal } from './problems.js'
 import type { ProcessorConfig } from './processor.js'
 import type { Receipt } from './receipt.js'
 import type { OrphanLedger } from './reconciler.js'
+import { ledgerRefusal } from './settle-refusal.js'
 import type { KeptAnswer, SettleResult } from './settlement.js'
 import type { ReceiptKeys } from './signed-receipt.js'
 
@@ -27,6 +30,8 @@ export interface PaymentConfig {
   processor: ProcessorConfig
   challengeTtlMs: number
   receipts: ReceiptKeys
+  /** The wallet rail (method "evm" and x402), when the deployment names a recipient. */
+  evm?: EvmConfig
 }
 
 export const METHOD = 'stripe'
@@ -56,7 +61,26 @@ export async function issueChallenge(
     expires: new Date(now + config.challengeTtlMs).toISOString(),
     opaque: opaqueFor(binding),
   }
-  return { id: await challengeId(config.hmacSecret, fields), ...fields, description }
+  return asIssued({ id: await challengeId(config.hmacSecret, fields), ...fields }, description)
+}
+
+/**
+ * A challenge in the form this service issues it (members and their order), with the route's
+ * description: a challenge handed back is then byte for byte the one issued, whatever the client
+ * echoed of the unbound members. Only issued challenges reach here (their id verified), and this
+ * service issues none with `digest` or `header`.
+ */
+export function asIssued(c: Omit<Challenge, 'description'>, description: string): Challenge {
+  return {
+    id: c.id,
+    realm: c.realm,
+    method: c.method,
+    intent: c.intent,
+    request: c.request,
+    expires: c.expires,
+    opaque: c.opaque,
+    description,
+  }
 }
 
 export type Settlement =
@@ -106,14 +130,17 @@ export async function verifyAndSettle(
   })
   const echoed = credential.challenge
   let request: string
-  let digest: string
+  let legacyDigest: string
   try {
     // Over MCP the request arrives as a JSON object; the id was bound over its JCS base64url form.
     request =
       typeof echoed.request === 'string'
         ? echoed.request
         : encodeText(canonicalize(echoed.request as unknown))
-    digest = await sha256Hex(canonicalize({ challenge: { ...echoed, request }, payload: credential.payload }))
+    // Records written before payment identity were keyed on this; gone once they expire (72 h).
+    legacyDigest = await sha256Hex(
+      canonicalize({ challenge: { ...echoed, request }, payload: credential.payload }),
+    )
   } catch {
     // Numbers JSON cannot round-trip (1e400) or nesting past the engine's limits: the client's error.
     return refuse('malformed-credential', 'the credential holds values that have no canonical JSON form')
@@ -151,7 +178,9 @@ export async function verifyAndSettle(
   // Expiry and the limiter are the ledger's to apply, at a new claim only: a retry of a pending
   // payment is delivered after expiry, and no neighbour's failures can keep a buyer from its money.
   const result = await ledger.settle(echoed.id, {
-    credentialDigest: digest,
+    payment: paymentIdentity(echoed.id, spt),
+    legacyDigest,
+    method: METHOD,
     spt,
     amount: PRICE.amount,
     currency: PRICE.currency,
@@ -163,41 +192,5 @@ export async function verifyAndSettle(
     ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
   })
   if (result.ok) return result
-  if (result.newIntent) await attempts.leftUnfinished()
-  switch (result.reason) {
-    case 'used':
-      return refuse('invalid-challenge', result.detail)
-    case 'accepted':
-      return refuse('payment-already-accepted', result.detail, {
-        retryable: result.resendable ? 'same-credential' : false,
-      })
-    case 'expired':
-      return refuse('payment-expired', result.detail)
-    case 'requires_action':
-      // The payment may still complete: the challenge it answers goes back, never a fresh one. A
-      // second credential for it is refused before any charge.
-      return refuse('payment-action-required', result.detail, {
-        challenge: {
-          id: echoed.id,
-          realm: echoed.realm,
-          method: echoed.method,
-          intent: echoed.intent,
-          request,
-          expires: echoed.expires,
-          opaque: echoed.opaque,
-        },
-      })
-    case 'declined':
-      if (result.fresh) await attempts.fail()
-      return refuse('verification-failed', result.detail)
-    case 'unavailable':
-      return refuse('internal-payment-error', result.detail, optionalRetryAfter(result.retryAfterS))
-    case 'refunded':
-      return refuse('payment-refunded', result.detail)
-    case 'limited':
-      return refuse('too-many-failed-attempts', result.detail, optionalRetryAfter(result.retryAfterS))
-  }
+  return { ok: false, refusal: await ledgerRefusal(result, attempts, { ...echoed, request }) }
 }
-
-const optionalRetryAfter = (retryAfterS: number | undefined) =>
-  retryAfterS === undefined ? {} : { retryAfterS }

@@ -15,6 +15,7 @@
  */
 import { DurableObject } from 'cloudflare:workers'
 import { creationWindow } from './creation-window.js'
+import { type WalletSettlement, walletCharge, walletReconcile } from './evm/settle.js'
 import { type OrphanOutcome, orphanVerdict } from './orphans.js'
 import {
   createPaymentIntent,
@@ -40,9 +41,15 @@ export type { KeptAnswer, SettleFailure, SettleResult } from './settlement.js'
 
 export interface SettleInput {
   challengeId: string
-  /** SHA-256 of the credential's canonical form: the same credential always has the same digest. */
-  credentialDigest: string
+  /** Which payment this is: the challenge id and the token (payment-identity.ts), nothing else. */
+  payment: string
+  /** The digest records written before `payment` were keyed on, to recognise their credential. */
+  legacyDigest?: string
+  /** The payment method, as the receipt names it. */
+  method: string
   spt: string
+  /** A payment settled through a facilitator rather than the card processor: how to settle it. */
+  wallet?: WalletSettlement
   amount: string
   currency: string
   realm: string
@@ -66,20 +73,20 @@ const COPY_RETRY_AFTER_S = 2
 const ANSWER_PART_CHARS = 60_000
 
 export class PaymentLedger extends DurableObject {
-  private inflight: { digest: string; result: Promise<SettleResult> } | undefined
+  private inflight: { payment: string; result: Promise<SettleResult> } | undefined
   /** Refunds under way, by PaymentIntent. */
   private readonly refunding = new Map<string, Promise<OrphanOutcome>>()
 
   settle(input: SettleInput): Promise<SettleResult> {
     // Decided synchronously, before any await, so concurrent calls cannot both start a charge.
     if (this.inflight)
-      return this.inflight.digest === input.credentialDigest
+      return this.inflight.payment === input.payment
         ? this.afterFirstTry(this.inflight.result, input)
-        : Promise.resolve(used())
+        : Promise.resolve(anotherToken(undefined))
     const result = this.decide(input).finally(() => {
       this.inflight = undefined
     })
-    this.inflight = { digest: input.credentialDigest, result }
+    this.inflight = { payment: input.payment, result }
     return result
   }
 
@@ -143,16 +150,20 @@ export class PaymentLedger extends DurableObject {
           detail: `the challenge expired at ${new Date(input.expiresAt).toISOString()}`,
         }
       const claimed: LedgerRecord = {
-        credentialDigest: input.credentialDigest,
+        payment: input.payment,
         state: 'pending',
         firstAttemptAt: input.now,
         expiresAt: input.expiresAt,
       }
       await this.ctx.storage.put('record', claimed)
       await this.ctx.storage.setAlarm(input.expiresAt + RECORD_RETENTION_MS)
-      return this.record(input, claimed, await createPaymentIntent(input.processor, input), true)
+      const first = input.wallet
+        ? await walletCharge(input.wallet)
+        : await createPaymentIntent(input.processor, input)
+      return this.record(input, claimed, first, true)
     }
-    if (record.credentialDigest !== input.credentialDigest) return used()
+    // Another token for this challenge: never charged; only a refused payment leaves it free to pay.
+    if (!samePayment(record, input)) return record.state === 'refused' ? used() : anotherToken(record)
     if (record.state === 'refunded')
       return {
         ok: false,
@@ -175,6 +186,8 @@ export class PaymentLedger extends DurableObject {
 
   /** Asks the processor what became of a pending payment, through consistent reads only. */
   private async reconcile(input: SettleInput, record: LedgerRecord): Promise<ProcessorOutcome> {
+    // The chain, not a search, knows whether an authorization was used.
+    if (input.wallet) return walletReconcile(input.wallet, input.now)
     const known = record.intentId
       ? await retrievePaymentIntent(input.processor, record.intentId)
       : await findPaymentIntent(
@@ -246,7 +259,7 @@ export class PaymentLedger extends DurableObject {
       case 'succeeded': {
         const receipt: Receipt = {
           status: 'success',
-          method: 'stripe',
+          method: input.method,
           timestamp: new Date(input.now).toISOString(),
           reference: outcome.id,
           challengeId: input.challengeId,
@@ -332,7 +345,7 @@ export class PaymentLedger extends DurableObject {
     // so no retry of the credential can be delivered what is being refunded.
     const own = !record || record.intentId === undefined || record.intentId === intentId
     const marked: LedgerRecord = {
-      ...(record ?? { credentialDigest: '', firstAttemptAt: now, expiresAt: now }),
+      ...(record ?? { firstAttemptAt: now, expiresAt: now }),
       state: 'refunded',
       intentId,
     }
@@ -347,6 +360,19 @@ export class PaymentLedger extends DurableObject {
         refund: { id: refund.id, at: new Date(now).toISOString() },
       })
     return 'refunded-now'
+  }
+
+  /**
+   * Claims this object's payment token (one EIP-3009 authorization) for `challengeId`, durably,
+   * before any settlement: the challenge that claimed it first, which may be another.
+   */
+  async claimToken(challengeId: string, keepUntil: number): Promise<string> {
+    const claimed = await this.ctx.storage.get<string>('token-claim')
+    if (claimed !== undefined) return claimed
+    await this.ctx.storage.put('token-claim', challengeId)
+    // Kept past the token's own validity, then dropped with the object (alarm(): no record).
+    await this.ctx.storage.setAlarm(keepUntil + RECORD_RETENTION_MS)
+    return challengeId
   }
 
   /** The scheduled reconciler's cursor, kept only by the one object reconciler-store.ts names. */
@@ -405,6 +431,25 @@ function alreadyAccepted(record: LedgerRecord & { receipt: Receipt }, now: numbe
       }
 }
 
+function samePayment(record: LedgerRecord, input: SettleInput): boolean {
+  if (record.payment !== undefined) return record.payment === input.payment
+  return record.credentialDigest !== undefined && record.credentialDigest === input.legacyDigest
+}
+
 function used(): SettleResult {
-  return { ok: false, reason: 'used', detail: 'this challenge was already paid with another credential' }
+  return {
+    ok: false,
+    reason: 'used',
+    detail: 'this challenge was paid with another token, which was refused; nothing was charged for this one',
+  }
+}
+
+/** A second token for a challenge being paid (or paid): refused before any charge, with no challenge to pay. */
+function anotherToken(record: LedgerRecord | undefined): SettleResult {
+  const intent = record?.intentId ? ` (PaymentIntent ${record.intentId})` : ''
+  return {
+    ok: false,
+    reason: 'another-token',
+    detail: `this challenge is already being paid with another token${intent}, and this token was not charged; the credential with that token (and its Idempotency-Key) gets the answer, and a new purchase starts with a request without a credential`,
+  }
 }

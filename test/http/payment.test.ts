@@ -4,7 +4,9 @@
  */
 import { Challenge, Credential } from 'mppx'
 import { describe, expect, it } from 'vitest'
+import { CHALLENGE_TTL_MS } from '../../schema/config.js'
 import { PAYMENT_TOKEN_SUMMARY } from '../../schema/payment-token.js'
+import { WALLET_PAYMENT_SUMMARY } from '../../schema/wallet-payment.js'
 import {
   authorization,
   base,
@@ -38,6 +40,9 @@ async function expectRefusal(response: Response, problem: string) {
   return body
 }
 
+/** How long a Link wallet gives its holder to approve a spend request: an outside fact. */
+const LINK_APPROVAL_MS = 30 * 60_000
+
 describe('unpaid calls', () => {
   for (const path of PAID_PATHS)
     it(`behavior: ${path} answers 402 with a Payment challenge`, async () => {
@@ -53,8 +58,10 @@ describe('unpaid calls', () => {
         methodDetails: { paymentMethodTypes: ['card'] },
       })
       const ttl = Date.parse(challenge.expires as string) - Date.now()
-      expect(ttl).toBeGreaterThan(4 * 60_000)
-      expect(ttl).toBeLessThanOrEqual(5 * 60_000)
+      // Long enough for a Link wallet's approval (30 minutes), and no longer than the service states.
+      expect(ttl).toBeGreaterThan(CHALLENGE_TTL_MS - 60_000)
+      expect(ttl).toBeLessThanOrEqual(CHALLENGE_TTL_MS)
+      expect(CHALLENGE_TTL_MS).toBeGreaterThanOrEqual(LINK_APPROVAL_MS)
       const body = (await r.json()) as Record<string, unknown>
       expect(body).toEqual({
         type: `${PROBLEMS}payment-required`,
@@ -64,6 +71,8 @@ describe('unpaid calls', () => {
         retryable: 'pay-again',
         challengeId: challenge.id,
         payment_help: PAYMENT_TOKEN_SUMMARY,
+        // The same 402 offers the wallet rail to a buyer with only a key.
+        wallet_help: WALLET_PAYMENT_SUMMARY,
       })
     })
 })
@@ -114,14 +123,16 @@ describe('refused credentials', () => {
     expect((await processorLedger()).calls).toBe(before.calls)
   })
 
-  it('error: a second token on an already paid challenge is refused and never charged', async () => {
+  it('error: a second token on an already paid challenge is refused (409, no challenge) and never charged', async () => {
     const { challenge, paid } = await payOnce('/v1/pricing')
     expect(paid.status).toBe(200)
     const second = token()
     const r = await get('/v1/pricing', {
       headers: { authorization: authorization(challenge, { spt: second }) },
     })
-    await expectRefusal(r, 'invalid-challenge')
+    expect(r.status).toBe(409)
+    expect(r.headers.get('www-authenticate')).toBeNull()
+    expect(((await r.json()) as { retryable: unknown }).retryable).toBe(false)
     expect((await processorLedger()).succeeded[second]).toBeUndefined()
   })
 
