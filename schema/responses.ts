@@ -3,11 +3,13 @@
  * tools' outputSchema are generated from these, and tests check real answers against them.
  */
 import * as z from 'zod'
-import { Correction } from './content.js'
+import { Correction, Inclusion } from './content.js'
 import {
   Catalogue,
   Comparable,
+  Count,
   Freshness,
+  PriceSpread,
   PricingBundle,
   PublishedGate,
   PublishedPlaybook,
@@ -148,6 +150,10 @@ const SHARED: [z.ZodType, string][] = [
   [AppliesBecause, 'AppliesBecause'],
   [PublishedPricingRow, 'PricingRow'],
   [Comparable, 'Comparable'],
+  // Every median and range: written once, referenced from each unit and bundle.
+  [PriceSpread, 'PriceSpread'],
+  [Inclusion, 'Inclusion'],
+  [Count, 'Count'],
   [Correction, 'Correction'],
   [Contributions, 'Contributions'],
 ]

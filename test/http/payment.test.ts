@@ -120,14 +120,16 @@ describe('refused credentials', () => {
     expect((await processorLedger()).calls).toBe(before.calls)
   })
 
-  it('error: a second token on an already paid challenge is refused and never charged', async () => {
+  it('error: a second token on an already paid challenge is refused (409, no challenge) and never charged', async () => {
     const { challenge, paid } = await payOnce('/v1/pricing')
     expect(paid.status).toBe(200)
     const second = token()
     const r = await get('/v1/pricing', {
       headers: { authorization: authorization(challenge, { spt: second }) },
     })
-    await expectRefusal(r, 'invalid-challenge')
+    expect(r.status).toBe(409)
+    expect(r.headers.get('www-authenticate')).toBeNull()
+    expect(((await r.json()) as { retryable: unknown }).retryable).toBe(false)
     expect((await processorLedger()).succeeded[second]).toBeUndefined()
   })
 
