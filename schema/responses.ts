@@ -6,6 +6,7 @@ import * as z from 'zod'
 import { Correction, Inclusion } from './content.js'
 import {
   Catalogue,
+  CatalogueEntry,
   Comparable,
   Count,
   Freshness,
@@ -20,6 +21,7 @@ import { PricingIndexDescriptor } from './pricing-index.js'
 import { OUTCOMES } from './routes.js'
 import { AppliesBecause, AppliesWhen } from './situation.js'
 import { Contributions } from './submission.js'
+import { Action } from './vocabulary.js'
 import { WorkedThreshold } from './worked-thresholds.js'
 
 const count = z.number().int().nonnegative()
@@ -152,6 +154,9 @@ const SHARED: [z.ZodType, string][] = [
   // Every gate's and rule's condition: written once, referenced from both.
   [AppliesWhen, 'AppliesWhen'],
   [AppliesBecause, 'AppliesBecause'],
+  // The action vocabulary and the catalogue line recur in many shapes: each written once.
+  [Action, 'Action'],
+  [CatalogueEntry, 'CatalogueEntry'],
   // Both situated answers name playbooks and work out thresholds: each shape written once.
   [PlaybookRef, 'PlaybookRef'],
   [WorkedThreshold, 'WorkedThreshold'],
