@@ -114,7 +114,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   issues.push(...(await checkOpenapi(api, apiText)))
   if (issues.length) throw new BuildFailed(issues)
 
-  const agents = `${JSON.stringify(agentsJson(data.catalogue, options.urls, registry), null, 2)}\n`
+  const agents = `${JSON.stringify(agentsJson(data.catalogue, options.urls, registry, data.pricing.counts), null, 2)}\n`
   // The free documents as MCP resources, at the addresses of this build's static files.
   const resources = resourceList(options.urls.base_url, manifest)
   const { key, sealed } = await sealPaid(bundles, manifest)

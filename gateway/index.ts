@@ -6,7 +6,7 @@ import { type IRequest, Router } from 'itty-router'
 import { MARKDOWN_CONTENT_TYPE } from '../schema/markdown.js'
 import type { Outcome } from '../schema/routes.js'
 import { ROUTES, type Route } from '../schema/routes.js'
-import { paymentConfig } from './config.js'
+import { CHALLENGE_TTL_MS, paymentConfig } from './config.js'
 import { PREPARE, prepare, retryAfter } from './datasets/prepare.js'
 import { checkParams } from './datasets/query.js'
 import type { Env } from './env.js'
@@ -16,10 +16,11 @@ import { jsonResponse, serializedResponse, serializeOnce } from './http/json.js'
 import { notFound, problem, problemResponse } from './http/problem.js'
 import { handleMcp } from './mcp/handler.js'
 import { normaliseQuery } from './payment/binding.js'
-import { ledgerOf, PAID_CACHE_CONTROL, requirePayment } from './payment/http.js'
+import { echoedExpires, ledgerOf, PAID_CACHE_CONTROL, requirePayment } from './payment/http.js'
 import { receiptHeader } from './payment/receipt.js'
 import { refundOrphans } from './payment/reconciler.js'
 import { cursorStoreOf } from './payment/reconciler-store.js'
+import { defaultsClock } from './payment/request-clock.js'
 import { keySet, signedReceipt } from './payment/signed-receipt.js'
 import { pricingIndex } from './pricing-index.js'
 import { retiredFeed } from './retired.js'
@@ -47,7 +48,9 @@ function dataRoute(route: Route): Handler {
     const url = new URL(req.url)
     const checked = checkParams(route, withAcceptedFormat(route, req, [...url.searchParams]))
     if ('status' in checked) return done(ctx, env, req, route, 'rejected', problemResponse(checked))
-    const prepared = await prepare(env.ASSETS, route.name, checked.filters, Date.now())
+    // A clock-dependent default resolves against the challenge a credential answers (request-clock.ts).
+    const clock = defaultsClock(echoedExpires(req), CHALLENGE_TTL_MS, Date.now())
+    const prepared = await prepare(env.ASSETS, route.name, checked.filters, clock)
     if (!prepared) throw new Error(`no data for route ${route.name}`)
     if (!prepared.ok)
       return done(

@@ -195,6 +195,68 @@ export type Gate = z.infer<typeof Gate>
  */
 export const NullReason = z.enum(['not-published', 'sales-gated', 'pricing-page-not-read'])
 
+/**
+ * One model's input and output list price on a model-API row (FORMAT.md, "Model APIs as buyers
+ * compare them"), each written in `quote`, verbatim from `source_url` (the row's own when null).
+ * `per_tokens` is the token count the page prices (1,000,000 for "per 1M tokens"); the paid JSON
+ * converts it exactly to per 1M tokens.
+ */
+export const ModelPrice = z.strictObject({
+  model: Text,
+  /** What the page says of it: the cheapest current model, the one it calls its most capable, or the highest-priced it lists. */
+  role: z.enum(['cheapest', 'most-capable', 'highest-priced', 'listed']),
+  input_usd: z.number().positive(),
+  output_usd: z.number().positive(),
+  per_tokens: z
+    .number()
+    .refine(
+      (n) => Number.isInteger(n) && n > 0 && 1_000_000 % n === 0,
+      'a whole token count that divides 1,000,000 (1, 1,000 or 1,000,000)',
+    )
+    .default(1_000_000),
+  quote: Text,
+  source_url: HttpsUrl.optional(),
+})
+export type ModelPrice = z.infer<typeof ModelPrice>
+
+/** Whether a per-minute price includes one part of a call, in the vendor's words (`quotes`). */
+export const Inclusion = z.enum(['included', 'extra', 'unstated'])
+
+/** The parts of a call a per-minute voice price may or may not include, in the order shown. */
+export const MINUTE_PARTS = ['model', 'speech_in', 'speech_out', 'telephony'] as const
+
+/**
+ * What one minute of a per-minute voice price includes (FORMAT.md, "Like with like"): the model,
+ * speech in (recognition), speech out (synthesis) and telephony, each as the vendor's page says in
+ * `quotes`; `unstated` where it does not say.
+ */
+export const MinuteIncludes = z
+  .strictObject({
+    model: Inclusion,
+    speech_in: Inclusion,
+    speech_out: Inclusion,
+    telephony: Inclusion,
+    /** The vendor's words each part rests on, verbatim; none only when every part is unstated. */
+    quotes: z.array(Text).default([]),
+  })
+  .refine(
+    (m) => m.quotes.length > 0 || MINUTE_PARTS.every((p) => m[p] === 'unstated'),
+    "a part marked included or extra needs the vendor's words in quotes",
+  )
+export type MinuteIncludes = z.infer<typeof MinuteIncludes>
+
+/**
+ * What an entry price includes and what usage beyond it costs, in our words resting on the page's
+ * (`quotes`, verbatim); `beyond` is null where the page does not say. Every amount written in
+ * `usage` or `beyond` is in the quotes.
+ */
+export const EntryIncludes = z.strictObject({
+  usage: Text,
+  beyond: Text.nullable(),
+  quotes: z.array(Text).min(1),
+})
+export type EntryIncludes = z.infer<typeof EntryIncludes>
+
 /** A row's fields before the checks that tie them together; the published (paid) row extends them. */
 export const PricingRowFields = z.strictObject({
   id: Id,
@@ -234,6 +296,14 @@ export const PricingRowFields = z.strictObject({
   /** What told us the page read is the vendor's newest version (a stated date, a "Legacy" mark, ...). */
   newest_because: Text,
   note: Text.nullable().default(null),
+  /** Model APIs: input and output prices of the models the page lists (at least two, or `models_shortfall`). */
+  models: z.array(ModelPrice).default([]),
+  /** Why a model-API row lists fewer than two models (the page lists one, or the copy read showed one). */
+  models_shortfall: Text.nullable().default(null),
+  /** Per-minute voice prices: what the minute includes. */
+  minute_includes: MinuteIncludes.nullable().default(null),
+  /** Entry prices: what usage the plan includes and what beyond it costs. */
+  entry_includes: EntryIncludes.nullable().default(null),
 })
 
 export const PricingRow = PricingRowFields.superRefine((row, ctx) => {
@@ -296,7 +366,14 @@ export const Threshold = z.strictObject({
    * A `%` share of an integer fact (a share of `targets`): a situated answer works it out for the
    * answered fact. `at-most` rounds down but never below one; `at-least` rounds up.
    */
-  relative_to: z.strictObject({ fact: z.string(), bound: z.enum(['at-most', 'at-least']) }).optional(),
+  relative_to: z
+    .strictObject({
+      fact: z.string(),
+      bound: z.enum(['at-most', 'at-least']),
+      /** What the worked-out count is, in a few words ("wave 1", "each removal step"). */
+      label: Text.optional(),
+    })
+    .optional(),
   label: EvidenceLabel,
   /**
    * Why this value, and why it differs from a neighbouring threshold where one exists. For an
@@ -322,7 +399,9 @@ export const ThresholdUse = z.object({
   name: z.string(),
   value: z.number(),
   unit: z.string(),
-  relative_to: z.object({ fact: z.string(), bound: z.enum(['at-most', 'at-least']) }).optional(),
+  relative_to: z
+    .object({ fact: z.string(), bound: z.enum(['at-most', 'at-least']), label: z.string().optional() })
+    .optional(),
 })
 export type ThresholdUse = z.infer<typeof ThresholdUse>
 

@@ -33,6 +33,8 @@ import { inlineLimitBreaks } from '../checks/inline-numbers.js'
 import { revertSpecBreaks, revertTextBreaks } from '../checks/revert-speed.js'
 import { appliesWhenIssues, FACTS_FILE, factListBreaks, scenarioBreaks } from '../checks/situation-checks.js'
 import { checkDefinitions, checkUnused, renderThresholds } from '../checks/thresholds.js'
+import { includedUsageBreaks } from '../pricing/included-usage.js'
+import { modelPriceBreaks } from '../pricing/model-prices.js'
 import { priceAppearsIn } from '../pricing/price-in-quote.js'
 import { originBreaks } from '../pricing/price-origin.js'
 import { footingBreaks } from '../pricing/pricing-footing.js'
@@ -59,7 +61,7 @@ export interface Content {
   corrections: Correction[]
 }
 
-/** How many items of each kind the inventory must hold (SPEC.md); null skips a count. */
+/** How many items of each kind the inventory must hold (schema/CONTRACT.md §1.2); null skips a count. */
 export interface ExpectedCounts {
   foundational: number | null
   paid: number | null
@@ -360,6 +362,8 @@ function checkPrices(rows: Parsed<PricingRow>[], issues: BuildIssue[]) {
     for (const b of sourceBreaks(value)) issues.push({ file, ...b })
     for (const { rule, ...b } of originBreaks(value))
       issues.push({ file, ...b, problem: `footing rule ${rule}: ${b.problem}` })
+    for (const b of modelPriceBreaks(value)) issues.push({ file, ...b })
+    for (const b of includedUsageBreaks(value)) issues.push({ file, ...b })
   }
 }
 

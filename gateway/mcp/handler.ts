@@ -6,7 +6,6 @@
  * free documents are also resources.
  */
 import {
-  createMcpHandler,
   isLegacyRequest,
   ProtocolError,
   ProtocolErrorCode,
@@ -16,7 +15,7 @@ import {
 import { facts } from '../../dist/private/bundles.js'
 import { MCP_INSTRUCTIONS, PAYMENT_CAPABILITY } from '../../schema/mcp-tools.js'
 import { SERVICE_NAME, SERVICE_VERSION } from '../../schema/routes.js'
-import { paymentConfig } from '../config.js'
+import { CHALLENGE_TTL_MS, paymentConfig } from '../config.js'
 import { prepare } from '../datasets/prepare.js'
 import { checkParams } from '../datasets/query.js'
 import type { Env } from '../env.js'
@@ -25,12 +24,14 @@ import { badRequest } from '../http/problem.js'
 import { readBody } from '../http/read-body.js'
 import { clientOf, PAID_CACHE_CONTROL } from '../payment/http.js'
 import { IDEMPOTENCY_KEY_META } from '../payment/idempotency-key.js'
+import { defaultsClock } from '../payment/request-clock.js'
 import { countHit } from '../stats.js'
 import { withAnsweredRevision } from './answered-revision.js'
 import { invalidArgument } from './argument-error.js'
 import { argumentText, argumentTypeError } from './argument-types.js'
+import { modernHandler } from './modern-handler.js'
 import { forbiddenOrigin, originAllowed } from './origin.js'
-import { callPaidTool, InvalidIdempotencyKey } from './paid-call.js'
+import { callPaidTool, InvalidIdempotencyKey, META_CREDENTIAL } from './paid-call.js'
 import { listedResources, readResource } from './resources.js'
 import { listedTools, TOOL_LIST_CACHE, toolNamed } from './tools.js'
 
@@ -78,7 +79,12 @@ function createServer(env: Env, ctx: ExecutionContext, request: Request, seen: C
       countHit(ctx, env, request, endpoint, 'rejected')
       return invalidArgument(tool, checked)
     }
-    const prepared = await prepare(env.ASSETS, tool.route.name, checked.filters, Date.now())
+    // A clock-dependent default resolves against the challenge a credential answers (request-clock.ts).
+    const credential = call.params._meta?.[META_CREDENTIAL] as
+      | { challenge?: { expires?: unknown } }
+      | undefined
+    const clock = defaultsClock(credential?.challenge?.expires, CHALLENGE_TTL_MS, Date.now())
+    const prepared = await prepare(env.ASSETS, tool.route.name, checked.filters, clock)
     if (!prepared) throw new ProtocolError(ProtocolErrorCode.InternalError, `no data for ${tool.name}`)
     if (!prepared.ok && prepared.problem.status === 400) {
       countHit(ctx, env, request, endpoint, 'rejected')
@@ -175,7 +181,7 @@ async function serve(request: Request, env: Env, ctx: ExecutionContext, seen: Ca
     if (contradiction) return rpcError(400, -32600, contradiction)
     return legacy(factory(), request, ctx)
   }
-  const modern = createMcpHandler(factory, { legacy: 'reject', responseMode: 'json' })
+  const modern = modernHandler(factory)
   try {
     return await modern.fetch(request)
   } finally {

@@ -50,6 +50,8 @@ export function listedTools() {
               method: METHOD,
               intent: INTENT,
               display: PRICE.display,
+              // The same price in USDC, where the deployment's challenge offers it (method evm).
+              also: [{ method: 'evm', intent: INTENT, settles_in: 'USDC' }],
             },
           }
         : {}),

@@ -14,6 +14,7 @@ import { challengeId, sameId } from './challenge-id.js'
 import type { Credential } from './credential.js'
 import type { EvmConfig } from './evm/config.js'
 import type { PaymentLedger } from './ledger.js'
+import { paymentIdentity } from './payment-identity.js'
 import { type Refusal, refusal } from './problems.js'
 import type { ProcessorConfig } from './processor.js'
 import type { Receipt } from './receipt.js'
@@ -60,7 +61,26 @@ export async function issueChallenge(
     expires: new Date(now + config.challengeTtlMs).toISOString(),
     opaque: opaqueFor(binding),
   }
-  return { id: await challengeId(config.hmacSecret, fields), ...fields, description }
+  return asIssued({ id: await challengeId(config.hmacSecret, fields), ...fields }, description)
+}
+
+/**
+ * A challenge in the form this service issues it (members and their order), with the route's
+ * description: a challenge handed back is then byte for byte the one issued, whatever the client
+ * echoed of the unbound members. Only issued challenges reach here (their id verified), and this
+ * service issues none with `digest` or `header`.
+ */
+export function asIssued(c: Omit<Challenge, 'description'>, description: string): Challenge {
+  return {
+    id: c.id,
+    realm: c.realm,
+    method: c.method,
+    intent: c.intent,
+    request: c.request,
+    expires: c.expires,
+    opaque: c.opaque,
+    description,
+  }
 }
 
 export type Settlement =
@@ -110,14 +130,17 @@ export async function verifyAndSettle(
   })
   const echoed = credential.challenge
   let request: string
-  let digest: string
+  let legacyDigest: string
   try {
     // Over MCP the request arrives as a JSON object; the id was bound over its JCS base64url form.
     request =
       typeof echoed.request === 'string'
         ? echoed.request
         : encodeText(canonicalize(echoed.request as unknown))
-    digest = await sha256Hex(canonicalize({ challenge: { ...echoed, request }, payload: credential.payload }))
+    // Records written before payment identity were keyed on this; gone once they expire (72 h).
+    legacyDigest = await sha256Hex(
+      canonicalize({ challenge: { ...echoed, request }, payload: credential.payload }),
+    )
   } catch {
     // Numbers JSON cannot round-trip (1e400) or nesting past the engine's limits: the client's error.
     return refuse('malformed-credential', 'the credential holds values that have no canonical JSON form')
@@ -155,7 +178,8 @@ export async function verifyAndSettle(
   // Expiry and the limiter are the ledger's to apply, at a new claim only: a retry of a pending
   // payment is delivered after expiry, and no neighbour's failures can keep a buyer from its money.
   const result = await ledger.settle(echoed.id, {
-    credentialDigest: digest,
+    payment: paymentIdentity(echoed.id, spt),
+    legacyDigest,
     method: METHOD,
     spt,
     amount: PRICE.amount,

@@ -3,6 +3,8 @@
  * challenge (WWW-Authenticate, no-store, problem body), or let the paid response through.
  */
 
+import { encodeText } from '../../schema/base64url.js'
+import { canonicalize } from '../../schema/jcs.js'
 import { PRICE } from '../../schema/routes.js'
 import type { Env } from '../env.js'
 import { badRequest, problemResponse } from '../http/problem.js'
@@ -11,6 +13,7 @@ import type { Binding } from './binding.js'
 import { formatChallenge } from './challenge.js'
 import {
   type AttemptGate,
+  asIssued,
   issueChallenge,
   type Ledger,
   type PaymentConfig,
@@ -62,6 +65,17 @@ export async function attemptsOf(env: Env, client: string): Promise<AttemptGate>
     retryAfterS: () => limiter.retryAfterS(),
     fail: () => limiter.fail(),
     leftUnfinished: () => limiter.leftUnfinished(),
+  }
+}
+
+/** The expiry the request's credential echoes, if it carries one that parses (request-clock.ts). */
+export function echoedExpires(request: Request): string | undefined {
+  const header = request.headers.get('authorization')
+  if (!header || !/^payment(\s|$)/i.test(header.trim())) return undefined
+  try {
+    return parseAuthorization(header).challenge.expires
+  } catch {
+    return undefined
   }
 }
 
@@ -135,7 +149,9 @@ export async function requirePayment(
   try {
     const wallet = x402
       ? x402Payment(config, x402)
-      : walletPayment(config, parseAuthorization(header as string))
+      : config.evm
+        ? walletPayment(parseAuthorization(header as string))
+        : undefined
     if (typeof wallet === 'string') settlement = { ok: false, refusal: refusal('invalid-challenge', wallet) }
     else if (wallet && config.evm) {
       settlement = await payWithAuthorization(
@@ -181,16 +197,27 @@ export async function requirePayment(
   return { paid: false, outcome: 'refused', response: await challenge(settlement.refusal) }
 }
 
-/** An MPP credential for the wallet rail, or undefined for any other method (the card path's). */
-function walletPayment(config: PaymentConfig, credential: Credential): WalletPayment | undefined {
-  if (!config.evm || credential.challenge.method !== 'evm') return undefined
+/**
+ * An MPP credential for the wallet rail, or undefined for any other method (the card path's). Over
+ * MCP the echoed request arrives as an object: it is compared in the form it was issued in.
+ */
+export function walletPayment(credential: Credential): WalletPayment | undefined {
+  if (credential.challenge.method !== 'evm') return undefined
   const p = credential.payload
+  const { request } = credential.challenge
+  let echoed = credential.challenge
+  if (typeof request !== 'string')
+    try {
+      echoed = { ...echoed, request: encodeText(canonicalize(request as unknown)) }
+    } catch {
+      throw new MalformedCredential('challenge.request holds values that have no canonical JSON form')
+    }
   if (p.type !== 'authorization')
     throw new MalformedCredential(
       'payload.type must be "authorization" (an EIP-3009 transferWithAuthorization)',
     )
   return {
-    echoed: credential.challenge,
+    echoed,
     authorization: {
       from: String(p.from),
       to: String(p.to),
@@ -229,7 +256,7 @@ async function challengeResponse(
   r: Refusal,
   url: string,
 ) {
-  // 402 bodies are application/json (SPEC.md); every other refusal is an RFC 9457 problem.
+  // 402 bodies are application/json (schema/CONTRACT.md §7); every other refusal is an RFC 9457 problem.
   const headers = new Headers({
     'content-type': r.status === 402 ? 'application/json' : 'application/problem+json',
     'cache-control': 'no-store',
@@ -239,7 +266,11 @@ async function challengeResponse(
   // and a settled credential (409) must never pay again.
   const fresh = r.status === 402 && !r.challenge
   const challenge =
-    r.status === 402 ? (r.challenge ?? (await issueChallenge(config, binding, description))) : undefined
+    r.status === 402
+      ? r.challenge
+        ? asIssued(r.challenge, description)
+        : await issueChallenge(config, binding, description)
+      : undefined
   if (challenge) headers.append('www-authenticate', formatChallenge(challenge))
   // The same price in USDC beside the card: a second challenge, and the same offer on the x402 wire.
   if (fresh && config.evm) {
@@ -255,5 +286,8 @@ async function challengeResponse(
     )
   }
   if (r.retryAfterS !== undefined) headers.set('retry-after', String(r.retryAfterS))
-  return new Response(JSON.stringify(problemBody(r, challenge?.id)), { status: r.status, headers })
+  return new Response(JSON.stringify(problemBody(r, challenge?.id, fresh && !!config.evm)), {
+    status: r.status,
+    headers,
+  })
 }

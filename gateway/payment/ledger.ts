@@ -41,8 +41,10 @@ export type { KeptAnswer, SettleFailure, SettleResult } from './settlement.js'
 
 export interface SettleInput {
   challengeId: string
-  /** SHA-256 of the credential's canonical form: the same credential always has the same digest. */
-  credentialDigest: string
+  /** Which payment this is: the challenge id and the token (payment-identity.ts), nothing else. */
+  payment: string
+  /** The digest records written before `payment` were keyed on, to recognise their credential. */
+  legacyDigest?: string
   /** The payment method, as the receipt names it. */
   method: string
   spt: string
@@ -71,20 +73,20 @@ const COPY_RETRY_AFTER_S = 2
 const ANSWER_PART_CHARS = 60_000
 
 export class PaymentLedger extends DurableObject {
-  private inflight: { digest: string; result: Promise<SettleResult> } | undefined
+  private inflight: { payment: string; result: Promise<SettleResult> } | undefined
   /** Refunds under way, by PaymentIntent. */
   private readonly refunding = new Map<string, Promise<OrphanOutcome>>()
 
   settle(input: SettleInput): Promise<SettleResult> {
     // Decided synchronously, before any await, so concurrent calls cannot both start a charge.
     if (this.inflight)
-      return this.inflight.digest === input.credentialDigest
+      return this.inflight.payment === input.payment
         ? this.afterFirstTry(this.inflight.result, input)
-        : Promise.resolve(used())
+        : Promise.resolve(anotherToken(undefined))
     const result = this.decide(input).finally(() => {
       this.inflight = undefined
     })
-    this.inflight = { digest: input.credentialDigest, result }
+    this.inflight = { payment: input.payment, result }
     return result
   }
 
@@ -148,7 +150,7 @@ export class PaymentLedger extends DurableObject {
           detail: `the challenge expired at ${new Date(input.expiresAt).toISOString()}`,
         }
       const claimed: LedgerRecord = {
-        credentialDigest: input.credentialDigest,
+        payment: input.payment,
         state: 'pending',
         firstAttemptAt: input.now,
         expiresAt: input.expiresAt,
@@ -160,7 +162,8 @@ export class PaymentLedger extends DurableObject {
         : await createPaymentIntent(input.processor, input)
       return this.record(input, claimed, first, true)
     }
-    if (record.credentialDigest !== input.credentialDigest) return used()
+    // Another token for this challenge: never charged; only a refused payment leaves it free to pay.
+    if (!samePayment(record, input)) return record.state === 'refused' ? used() : anotherToken(record)
     if (record.state === 'refunded')
       return {
         ok: false,
@@ -342,7 +345,7 @@ export class PaymentLedger extends DurableObject {
     // so no retry of the credential can be delivered what is being refunded.
     const own = !record || record.intentId === undefined || record.intentId === intentId
     const marked: LedgerRecord = {
-      ...(record ?? { credentialDigest: '', firstAttemptAt: now, expiresAt: now }),
+      ...(record ?? { firstAttemptAt: now, expiresAt: now }),
       state: 'refunded',
       intentId,
     }
@@ -428,6 +431,25 @@ function alreadyAccepted(record: LedgerRecord & { receipt: Receipt }, now: numbe
       }
 }
 
+function samePayment(record: LedgerRecord, input: SettleInput): boolean {
+  if (record.payment !== undefined) return record.payment === input.payment
+  return record.credentialDigest !== undefined && record.credentialDigest === input.legacyDigest
+}
+
 function used(): SettleResult {
-  return { ok: false, reason: 'used', detail: 'this challenge was already paid with another credential' }
+  return {
+    ok: false,
+    reason: 'used',
+    detail: 'this challenge was paid with another token, which was refused; nothing was charged for this one',
+  }
+}
+
+/** A second token for a challenge being paid (or paid): refused before any charge, with no challenge to pay. */
+function anotherToken(record: LedgerRecord | undefined): SettleResult {
+  const intent = record?.intentId ? ` (PaymentIntent ${record.intentId})` : ''
+  return {
+    ok: false,
+    reason: 'another-token',
+    detail: `this challenge is already being paid with another token${intent}, and this token was not charged; the credential with that token (and its Idempotency-Key) gets the answer, and a new purchase starts with a request without a credential`,
+  }
 }

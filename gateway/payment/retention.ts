@@ -25,7 +25,10 @@ export const answerKeptUntil = (record: LedgerRecord) => (record.settledAt ?? 0)
 export const recordKeptUntil = (record: LedgerRecord) => record.expiresAt + RECORD_RETENTION_MS
 
 export interface LedgerRecord {
-  credentialDigest: string
+  /** The payment this record is for (payment-identity.ts); absent on records written before it. */
+  payment?: string
+  /** Records written before `payment`: a digest of the whole credential (gone 72 h after deploy). */
+  credentialDigest?: string
   state: 'pending' | 'settled' | 'refused' | 'refunded'
   /** When the first processor call was made. */
   firstAttemptAt: number

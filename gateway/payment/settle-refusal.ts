@@ -17,6 +17,9 @@ export async function ledgerRefusal(
   switch (result.reason) {
     case 'used':
       return refusal('invalid-challenge', result.detail)
+    case 'another-token':
+      // Never a challenge: a client that pays whatever it is handed would pay this answer twice.
+      return refusal('payment-already-accepted', result.detail, { retryable: false })
     case 'accepted':
       return refusal('payment-already-accepted', result.detail, {
         retryable: result.resendable ? 'same-credential' : false,
@@ -26,6 +29,7 @@ export async function ledgerRefusal(
     case 'requires_action':
       // The payment may still complete: the challenge it answers goes back, never a fresh one. A
       // second credential for it is refused before any charge.
+      // The faces add the route's description (asIssued), so it goes back exactly as issued.
       return refusal('payment-action-required', result.detail, {
         challenge: {
           id: echoed.id,

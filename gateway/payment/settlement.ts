@@ -5,8 +5,10 @@
 import type { Receipt } from './receipt.js'
 
 export type SettleFailure =
-  /** The challenge was claimed by another credential. */
+  /** The challenge's payment with another token was refused: nothing was charged for this one. */
   | 'used'
+  /** The challenge is being paid, or was paid, with another token: this one is not charged. */
+  | 'another-token'
   /** This credential was accepted and its answer given to another request (see `resendable`). */
   | 'accepted'
   /** The challenge had expired when it was first claimed, or a pending payment's window has passed. */

@@ -6,6 +6,7 @@ import { Challenge, Credential } from 'mppx'
 import { describe, expect, it } from 'vitest'
 import { CHALLENGE_TTL_MS } from '../../schema/config.js'
 import { PAYMENT_TOKEN_SUMMARY } from '../../schema/payment-token.js'
+import { WALLET_PAYMENT_SUMMARY } from '../../schema/wallet-payment.js'
 import {
   authorization,
   base,
@@ -70,6 +71,8 @@ describe('unpaid calls', () => {
         retryable: 'pay-again',
         challengeId: challenge.id,
         payment_help: PAYMENT_TOKEN_SUMMARY,
+        // The same 402 offers the wallet rail to a buyer with only a key.
+        wallet_help: WALLET_PAYMENT_SUMMARY,
       })
     })
 })
@@ -120,14 +123,16 @@ describe('refused credentials', () => {
     expect((await processorLedger()).calls).toBe(before.calls)
   })
 
-  it('error: a second token on an already paid challenge is refused and never charged', async () => {
+  it('error: a second token on an already paid challenge is refused (409, no challenge) and never charged', async () => {
     const { challenge, paid } = await payOnce('/v1/pricing')
     expect(paid.status).toBe(200)
     const second = token()
     const r = await get('/v1/pricing', {
       headers: { authorization: authorization(challenge, { spt: second }) },
     })
-    await expectRefusal(r, 'invalid-challenge')
+    expect(r.status).toBe(409)
+    expect(r.headers.get('www-authenticate')).toBeNull()
+    expect(((await r.json()) as { retryable: unknown }).retryable).toBe(false)
     expect((await processorLedger()).succeeded[second]).toBeUndefined()
   })
 

@@ -12,6 +12,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RecordedRequest, type RecordingProxy, startRecordingProxy } from '../support/recording-proxy.js'
 import { base, processorLedger } from '../support/service.js'
+import { allSettlements } from '../support/wallet.js'
 
 const run = promisify(execFile)
 const readme = await readFile('README.md', 'utf8')
@@ -66,7 +67,15 @@ beforeAll(async () => {
     .map((line) => (line.startsWith('npm i ') ? `${line} --prefer-offline --no-audit --no-fund` : line))
     .join('\n')
   await inProject('sh', ['-ec', install])
-  for (const name of ['pay.mjs', 'pay-mcp.mjs', 'pay-mcp-v2.mjs', 'pay.sh', 'save-rules.mjs'])
+  for (const name of [
+    'pay.mjs',
+    'pay-mcp.mjs',
+    'pay-mcp-v2.mjs',
+    'pay.sh',
+    'save-rules.mjs',
+    'pay-wallet.mjs',
+    'pay-x402.mjs',
+  ])
     await writeFile(join(project, name), example(name))
 })
 afterAll(async () => {
@@ -89,6 +98,8 @@ describe('README examples in an empty project', () => {
       'viem',
       '@modelcontextprotocol/sdk',
       '@modelcontextprotocol/client',
+      '@x402/fetch',
+      '@x402/evm',
     ])
     for (const [, name, version] of pins) expect(version, name).toBe(await lockVersion(name as string))
   })
@@ -128,6 +139,26 @@ describe('README examples in an empty project', () => {
     const parsed = JSON.parse(receipt as string) as { status: string; reference: string }
     expect(parsed.status).toBe('success')
     expect(Object.values((await processorLedger()).succeeded)).toContain(parsed.reference)
+  })
+
+  it('behavior: pay-wallet.mjs pays with a fresh key through mppx evm: 200, an evm receipt, one settlement', async () => {
+    const { stdout, keys } = await runExample('node', 'pay-wallet.mjs')
+    expectEveryPaidRequestKeyed(keys)
+    expect(stdout).toMatch(/^200 \{"topic":"retry"/)
+    expect(stdout).toMatch(/method: 'evm'/)
+    const reference = /reference: '([^']+)'/.exec(stdout)?.[1]
+    expect(await allSettlements()).toContain(reference)
+  })
+
+  it('behavior: pay-x402.mjs pays with a fresh key through @x402/fetch and prints the settlement', async () => {
+    const { stdout, keys } = await runExample('node', 'pay-x402.mjs')
+    // x402 has no Idempotency-Key of its own; the example sends one with its paid retry.
+    const paid = proxy.requests.filter((r) => r.headers['payment-signature'])
+    expect(paid.at(-1)?.headers['idempotency-key']).toMatch(/^\S+$/)
+    expect(keys).toEqual([])
+    expect(stdout).toMatch(/^200 \{"topic":"retry"/)
+    const transaction = /transaction: '([^']+)'/.exec(stdout)?.[1]
+    expect(await allSettlements()).toContain(transaction)
   })
 
   it('behavior: save-rules.mjs saves the standing AGENTS.md and one change as a skill where Claude Code and Codex load it', async () => {

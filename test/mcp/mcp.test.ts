@@ -197,7 +197,8 @@ describe('paying over MCP with mppx', () => {
       challenges: { id: string }[]
       problem: { type: string }
     }
-    expect(required.challenges).toHaveLength(1)
+    // A fresh offer has the card and the wallet challenge; a payment that may still complete, its own only.
+    expect(required.challenges).toHaveLength(problem === 'payment-action-required' ? 1 : 2)
     expect(required.problem.type).toBe(`https://paymentauth.org/problems/${problem}`)
     expect((required.problem as { retryable?: unknown }).retryable).toBe(
       problem === 'payment-action-required' ? 'same-credential' : 'pay-again',

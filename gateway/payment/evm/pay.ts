@@ -6,11 +6,11 @@
  * the challenge and only then settles through the facilitator.
  */
 import { canonicalize } from '../../../schema/jcs.js'
-import { sha256Hex } from '../../sha256-hex.js'
 import { type Binding, opaqueBinds } from '../binding.js'
 import type { Challenge } from '../challenge.js'
 import { challengeId, sameId } from '../challenge-id.js'
 import type { AttemptGate, Ledger, PaymentConfig, Settlement } from '../charge.js'
+import { paymentIdentity } from '../payment-identity.js'
 import { refusal } from '../problems.js'
 import { ledgerRefusal } from '../settle-refusal.js'
 import type { TransferAuthorization } from './authorization.js'
@@ -100,7 +100,7 @@ export async function payWithAuthorization(
     )
   const result = await ledger.settle(echoed.id, {
     // The payment's identity: the challenge and the authorization, nothing else of the credential.
-    credentialDigest: await sha256Hex(`${echoed.id}\n${token}`),
+    payment: paymentIdentity(echoed.id, token),
     method: EVM_METHOD,
     spt: token,
     amount: atomicAmount(evm.decimals),
