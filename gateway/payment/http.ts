@@ -22,7 +22,7 @@ import {
 import { clientKey } from './client-key.js'
 import { type Credential, MalformedCredential, parseAuthorization } from './credential.js'
 import { challengeFromAccepted, issueEvmChallenge } from './evm/challenge.js'
-import { type ClaimToken, payWithAuthorization, type WalletPayment } from './evm/pay.js'
+import { payWithAuthorization, type WalletClaims, type WalletPayment } from './evm/pay.js'
 import { networkOf, x402Requirements } from './evm/request.js'
 import {
   decodePaymentSignature,
@@ -52,10 +52,16 @@ export function ledgerOf(env: Env): Ledger {
   }
 }
 
-/** Claims a payment token (a wallet authorization) for one challenge, in its own ledger object. */
-export function tokenClaimsOf(env: Env): ClaimToken {
-  return (token, challengeId, keepUntil) =>
-    env.LEDGER.get(env.LEDGER.idFromName(`token:${token}`)).claimToken(challengeId, keepUntil)
+/** The ledger object that keeps the wallet book (evm/owed.ts). */
+export const walletBookOf = (env: Env) => env.LEDGER.get(env.LEDGER.idFromName('wallet-book'))
+
+/** Claims a payment token (a wallet authorization) in its own ledger object; notes it in the wallet book. */
+export function tokenClaimsOf(env: Env): WalletClaims {
+  return {
+    claim: (token, challengeId, keepUntil) =>
+      env.LEDGER.get(env.LEDGER.idFromName(`token:${token}`)).claimToken(challengeId, keepUntil),
+    note: (note) => walletBookOf(env).noteWalletPayment(note),
+  }
 }
 
 /** The failed-attempt gate of one client, named by a hash of its key (client-key.ts), never the address. */
