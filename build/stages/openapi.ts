@@ -10,7 +10,14 @@ import { PAYMENT_TOKEN_SUMMARY } from '../../schema/payment-token.js'
 import { JWKS_PATH, RECEIPT_CLAIMS, RECEIPT_POLICY } from '../../schema/receipt-claims.js'
 import { type AnswerRoute, RESPONSES, responseComponents } from '../../schema/responses.js'
 import { RETRYABLE_POLICY } from '../../schema/retryable.js'
-import { PRICE, ROUTES, type Route, SERVICE_VERSION, WARN_FEED_RETIRED_ON } from '../../schema/routes.js'
+import {
+  PRICE,
+  type QueryParam,
+  ROUTES,
+  type Route,
+  SERVICE_VERSION,
+  WARN_FEED_RETIRED_ON,
+} from '../../schema/routes.js'
 import { type Fact, factJsonSchema } from '../../schema/situation.js'
 import { Submission } from '../../schema/submission.js'
 import {
@@ -98,9 +105,41 @@ function factParameters(facts: readonly Fact[]) {
   return Object.fromEntries(
     facts.map((f) => {
       const { description, ...schema } = factJsonSchema(f)
-      return [factParameter(f), { name: f.fact, in: 'query', required: false, description, schema }]
+      return [factParameter(f), { name: f.fact, in: 'query', description, schema }]
     }),
   )
+}
+
+const queryParameter = (p: QueryParam) => ({
+  name: p.name,
+  in: 'query',
+  required: false,
+  description: p.description,
+  ...paramSchema(p),
+  example: p.example,
+})
+
+/** Parameters several routes take with the same meaning: written once under components/parameters. */
+const SHARED_PARAMS = ['action', 'format']
+
+function sharedParameters() {
+  return Object.fromEntries(
+    SHARED_PARAMS.map((name) => {
+      const p = ROUTES.flatMap((r) => r.params).find((q) => q.name === name)
+      if (!p) throw new Error(`no route takes the shared parameter ${name}`)
+      return [name, queryParameter(p)]
+    }),
+  )
+}
+
+/** A parameter's schema: a repeatable one (action) is a list, sent repeated or joined by commas. */
+function paramSchema(p: QueryParam) {
+  const one = p.allowed
+    ? { type: 'string', enum: [...p.allowed] }
+    : { type: 'string', ...(p.pattern ? { pattern: p.pattern } : {}) }
+  return p.repeatable
+    ? { schema: { type: 'array', items: one }, style: 'form', explode: true }
+    : { schema: one }
 }
 
 function operation(route: Route, facts: readonly Fact[]) {
@@ -110,16 +149,9 @@ function operation(route: Route, facts: readonly Fact[]) {
     tags: [route.access],
   }
   if (route.params.length)
-    op.parameters = route.params.map((p) => ({
-      name: p.name,
-      in: 'query',
-      required: false,
-      description: p.description,
-      schema: p.allowed
-        ? { type: 'string', enum: [...p.allowed] }
-        : { type: 'string', ...(p.pattern ? { pattern: p.pattern } : {}) },
-      example: p.example,
-    }))
+    op.parameters = route.params.map((p) =>
+      SHARED_PARAMS.includes(p.name) ? { $ref: `#/components/parameters/${p.name}` } : queryParameter(p),
+    )
   // A situation route takes each fact of the content as a further parameter (schema/situation.ts).
   if (route.situation)
     op.parameters = [
@@ -193,11 +225,12 @@ function operation(route: Route, facts: readonly Fact[]) {
     // Free: no authentication of any kind.
     op.security = []
     if (route.name in BUNDLES || route.name === 'index')
-      responses['503'] = problem('The dataset could not be read (data-unavailable): repeat after Retry-After')
+      responses['503'] = { $ref: '#/components/responses/DataUnavailable' }
   }
   if (route.params.length) {
-    responses['400'] = problem('A malformed parameter; no charge')
-    responses['404'] = problem('The filter matches nothing; the body lists the valid values; no charge')
+    // Written once under components/responses (openapi.json has a 64 KB cap).
+    responses['400'] = { $ref: '#/components/responses/BadFilter' }
+    responses['404'] = { $ref: '#/components/responses/NothingMatches' }
   }
   op.responses = responses
   return op
@@ -254,8 +287,16 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
     },
     paths,
     components: {
-      responses: paymentRefusals(),
+      responses: {
+        ...paymentRefusals(),
+        BadFilter: problem('A malformed parameter; no charge'),
+        NothingMatches: problem('The filter matches nothing; the body lists the valid values; no charge'),
+        DataUnavailable: problem(
+          'The dataset could not be read (data-unavailable): repeat after Retry-After',
+        ),
+      },
       parameters: {
+        ...sharedParameters(),
         ...factParameters(facts),
         'Idempotency-Key': {
           name: 'Idempotency-Key',

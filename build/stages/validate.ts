@@ -7,6 +7,8 @@ import type { z } from 'zod'
 import {
   type ActionEntry,
   Actions,
+  type CommonChange,
+  CommonChanges,
   type Correction,
   Corrections,
   Gate,
@@ -24,11 +26,15 @@ import { Scenario } from '../../schema/scenario.js'
 import { type Fact, Facts } from '../../schema/situation.js'
 import { EVIDENCE_LABELS, PHASES } from '../../schema/vocabulary.js'
 import { ACTIONS_FILE, actionListBreaks, specThresholdBreaks } from '../checks/check-specs.js'
+import { CHANGES_FILE, changeBreaks } from '../checks/common-changes.js'
 import { gateSourceBreaks } from '../checks/gate-sources.js'
+import { gateTimingBreaks } from '../checks/gate-timing.js'
 import { inlineLimitBreaks } from '../checks/inline-numbers.js'
 import { revertSpecBreaks, revertTextBreaks } from '../checks/revert-speed.js'
 import { appliesWhenIssues, FACTS_FILE, factListBreaks, scenarioBreaks } from '../checks/situation-checks.js'
 import { checkDefinitions, checkUnused, renderThresholds } from '../checks/thresholds.js'
+import { includedUsageBreaks } from '../pricing/included-usage.js'
+import { modelPriceBreaks } from '../pricing/model-prices.js'
 import { priceAppearsIn } from '../pricing/price-in-quote.js'
 import { originBreaks } from '../pricing/price-origin.js'
 import { footingBreaks } from '../pricing/pricing-footing.js'
@@ -43,6 +49,8 @@ export interface Content {
   actions: ActionEntry[]
   /** The situation facts (content/facts.yaml). */
   facts: Fact[]
+  /** Common changes and the actions that fit them (content/changes.yaml). */
+  changes: CommonChange[]
   /** The situations the router was judged on (content/scenarios/). */
   scenarios: Scenario[]
   thresholds: Threshold[]
@@ -53,7 +61,7 @@ export interface Content {
   corrections: Correction[]
 }
 
-/** How many items of each kind the inventory must hold (SPEC.md); null skips a count. */
+/** How many items of each kind the inventory must hold (schema/CONTRACT.md §1.2); null skips a count. */
 export interface ExpectedCounts {
   foundational: number | null
   paid: number | null
@@ -86,6 +94,8 @@ export function validate(
   const facts = raw.facts ? (parseOne(raw.facts, Facts, issues) ?? []) : []
   if (raw.facts && facts.length)
     for (const b of factListBreaks(facts)) issues.push({ file: FACTS_FILE, ...b })
+  const changes = raw.changes ? (parseOne(raw.changes, CommonChanges, issues) ?? []) : []
+  if (facts.length) for (const b of changeBreaks(changes, facts)) issues.push({ file: CHANGES_FILE, ...b })
   const scenarios = parseEach(raw.scenarios, Scenario, issues)
   const rules = parseEach(raw.rules, Rule, issues)
   const playbooks = parseEach(raw.playbooks, Playbook, issues)
@@ -117,6 +127,7 @@ export function validate(
   for (const g of gates) {
     checkRefs(g.file, 'rules', g.value.rules, ruleIds, issues)
     for (const b of gateSourceBreaks(g.value)) issues.push({ file: g.file, ...b })
+    for (const b of gateTimingBreaks(g.value)) issues.push({ file: g.file, ...b })
   }
 
   const inventory = expected ?? (raw.inventory ? parseOne(raw.inventory, Inventory, issues) : null)
@@ -134,7 +145,8 @@ export function validate(
     checkInlineLabels(f.file, f.data, '', issues)
 
   const thresholds = raw.thresholds ? (parseOne(raw.thresholds, Thresholds, issues) ?? []) : []
-  const defined = checkDefinitions(thresholds, issues)
+  const integerFacts = raw.facts ? facts.filter((f) => f.type === 'integer').map((f) => f.fact) : undefined
+  const defined = checkDefinitions(thresholds, issues, integerFacts)
   const used = new Set<string>()
   const render = <T>(items: Parsed<T>[]) =>
     items.map(({ file, value }) => {
@@ -143,7 +155,7 @@ export function validate(
       return r.value
     })
   checkSpecs(rules, gates, playbooks, defined, issues)
-  checkSituations(rules, gates, scenarios, facts, issues, raw)
+  checkSituations(rules, gates, playbooks, scenarios, facts, issues, raw)
   const rendered = { rules: render(rules), playbooks: render(playbooks), gates: render(gates) }
   for (const [kind, items] of [
     ['rule', rules],
@@ -164,6 +176,7 @@ export function validate(
     topics,
     actions,
     facts,
+    changes,
     scenarios: scenarios.map((s) => s.value),
     thresholds,
     ...rendered,
@@ -209,6 +222,7 @@ function checkSpecs(
 function checkSituations(
   rules: Parsed<Rule>[],
   gates: Parsed<Gate>[],
+  playbooks: Parsed<Playbook>[],
   scenarios: Parsed<Scenario>[],
   facts: Fact[],
   issues: BuildIssue[],
@@ -223,6 +237,7 @@ function checkSituations(
       file,
       breaks: appliesWhenIssues('check_spec', value.check_spec, facts),
     })),
+    ...playbooks.map(({ file, value }) => ({ file, breaks: appliesWhenIssues('', value, facts) })),
   ].flatMap(({ file, breaks }) => breaks.map((b) => ({ file, ...b })))
   issues.push(...broken)
   if (broken.length) return // the router cannot evaluate a condition it refuses
@@ -347,6 +362,8 @@ function checkPrices(rows: Parsed<PricingRow>[], issues: BuildIssue[]) {
     for (const b of sourceBreaks(value)) issues.push({ file, ...b })
     for (const { rule, ...b } of originBreaks(value))
       issues.push({ file, ...b, problem: `footing rule ${rule}: ${b.problem}` })
+    for (const b of modelPriceBreaks(value)) issues.push({ file, ...b })
+    for (const b of includedUsageBreaks(value)) issues.push({ file, ...b })
   }
 }
 

@@ -262,7 +262,7 @@ async function challengeResponse(
   r: Refusal,
   url: string,
 ) {
-  // 402 bodies are application/json (SPEC.md); every other refusal is an RFC 9457 problem.
+  // 402 bodies are application/json (schema/CONTRACT.md §7); every other refusal is an RFC 9457 problem.
   const headers = new Headers({
     'content-type': r.status === 402 ? 'application/json' : 'application/problem+json',
     'cache-control': 'no-store',

@@ -60,6 +60,13 @@ describe('llms.txt order', () => {
     const head = text.slice(0, at('## Ask with your situation'))
     for (const term of MONEY_TERMS) expect(head).not.toContain(term)
     expect(head).toMatch(/Price: 0\.50 USD per paid call/)
+    const headLines = head.split('\n').filter((line) => line.trim())
+    expect(headLines.map((line) => /^(# |> |Inventory: |Price: )/.exec(line)?.[1])).toEqual([
+      '# ',
+      '> ',
+      'Inventory: ',
+      'Price: ',
+    ])
   })
 
   it('behavior: the money terms come before the version policy, and Optional stays last', () => {

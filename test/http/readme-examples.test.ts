@@ -161,16 +161,22 @@ describe('README examples in an empty project', () => {
     expect(await allSettlements()).toContain(transaction)
   })
 
-  it('behavior: save-rules.mjs buys the routine-deploy gates as AGENTS.md and as a skill folder', async () => {
+  it('behavior: save-rules.mjs saves the standing AGENTS.md and one change as a skill where Claude Code and Codex load it', async () => {
     const { stdout, keys } = await runExample('node', 'save-rules.mjs')
     expectEveryPaidRequestKeyed(keys)
-    const [agents, skillPath] = stdout.trim().split(' ')
+    const [agents, claudePath, codexPath] = stdout.trim().split(' ')
     const agentsMd = await readFile(join(project, agents as string), 'utf8')
-    expect(agentsMd).toMatch(/^# Pre-ship gates for deploy\n/)
-    expect(agentsMd).toMatch(/^- \[ \] `[a-z0-9-]+` \((block|defer)\): /m)
-    const skill = await readFile(join(project, skillPath as string), 'utf8')
+    // Standing: the foundational rules and how to ask, nothing bound to one situation.
+    expect(agentsMd).toMatch(/^# Standing instructions for production changes$/m)
+    expect(agentsMd).not.toMatch(/^Situation:/m)
+    const skill = await readFile(join(project, claudePath as string), 'utf8')
     const name = /^name: (.+)$/m.exec(skill)?.[1]
-    expect(skillPath).toBe(`.claude/skills/${name}/SKILL.md`)
+    expect(claudePath).toBe(`.claude/skills/${name}/SKILL.md`)
+    expect(codexPath).toBe(`.agents/skills/${name}/SKILL.md`)
+    expect(await readFile(join(project, codexPath as string), 'utf8')).toBe(skill)
     expect(skill.startsWith('---\nname: ')).toBe(true)
+    expect(skill).toMatch(/^# Pre-ship gates and rules for deploy$/m)
+    expect(skill).toMatch(/^- \[ \] `[a-z0-9-]+` \((block|defer)\): /m)
+    expect(skill).toMatch(/For this one task only/)
   })
 })
