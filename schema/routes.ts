@@ -60,7 +60,7 @@ const topic = (example: string): QueryParam => ({
  */
 const action = (example: string): QueryParam => ({
   name: 'action',
-  description: `The action about to be taken, e.g. deploy or dns (the free /v1/catalogue lists every action with its meaning, every fact with its question, and which actions fit common changes): only the items that apply to it are listed, each with applies_because. A change that is several actions names them all (action=dependency-upgrade,schema-change, or action repeated): the answer is the union, each item naming the actions that brought it. Add facts as further parameters (e.g. emergency=false&targets=3&stateful=false&one_way_changes=false) to drop items the situation does not need; an unanswered fact keeps them and is named.`,
+  description: `The action(s) about to be taken (the free /v1/catalogue lists each action, each fact's question, and the actions that fit common changes): only items that apply are listed, each with applies_because. Several actions (action=dependency-upgrade,schema-change, or repeated) give the union, each item naming the actions that brought it. Facts as further parameters (emergency=false&targets=3) drop what the situation does not need; an unanswered fact keeps its items and is named.`,
   example,
   pattern: '^[^\\u0000-\\u001f]{1,400}$',
   allowed: ACTIONS,

@@ -7,7 +7,7 @@ import type { ServiceUrls } from '../../schema/config.js'
 import { BUNDLES } from '../../schema/datasets.js'
 import { ANSWER_REPLAY_HOURS, IDEMPOTENCY_KEY_RULE, MONEY_BACK_POLICY } from '../../schema/money-back.js'
 import { PAYMENT_TOKEN_SUMMARY } from '../../schema/payment-token.js'
-import { JWKS_PATH, RECEIPT_CLAIMS, RECEIPT_POLICY } from '../../schema/receipt-claims.js'
+import { JWKS_PATH, RECEIPT_CLAIMS } from '../../schema/receipt-claims.js'
 import { type AnswerRoute, RESPONSES, responseComponents } from '../../schema/responses.js'
 import { RETRYABLE_POLICY } from '../../schema/retryable.js'
 import {
@@ -24,8 +24,8 @@ import {
   DEPRECATION_NOTICE_DAYS,
   RETIRED_ANSWER_DAYS,
   retiredHeaders,
+  VERSION_POLICY_SUMMARY,
   VERSION_POLICY_TITLE,
-  versionPolicyText,
 } from '../../schema/version-policy.js'
 import { WALLET_PAYMENT_SUMMARY, WALLET_REFUND_SHORT } from '../../schema/wallet-payment.js'
 
@@ -268,12 +268,14 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
     info: {
       title: 'Rules and Pricing-Index Service',
       version: SERVICE_VERSION,
-      description: `Engineering-practice rules traced to real incidents, and an index of published AI product prices. Paid operations cost ${PRICE.display} per call through the HTTP "Payment" authentication scheme (intent charge, method stripe), paid with a Stripe shared payment token (see securitySchemes); no account here. ${RECEIPT_POLICY} ${MONEY_BACK_POLICY}\n\n${VERSION_POLICY_TITLE}: ${versionPolicyText()}`,
+      description: `Engineering-practice rules traced to real incidents, and an index of published AI product prices. Paid operations cost ${PRICE.display} per call through the HTTP "Payment" authentication scheme (intent charge), by card or in USDC (see securitySchemes); no account here. Every paid answer carries a signed receipt (components/headers/Payment-Receipt; the whole receipt policy: llms.txt). ${MONEY_BACK_POLICY}\n\n${VERSION_POLICY_TITLE}: ${VERSION_POLICY_SUMMARY} The whole policy: ${urls.base_url}/llms.txt.`,
       'x-version-policy': {
         breakingChange: 'new path prefix and new major version; the old prefix keeps answering',
         deprecationNoticeDays: DEPRECATION_NOTICE_DAYS,
         retiredAnswerDays: RETIRED_ANSWER_DAYS,
         headers: ['Deprecation (RFC 9745)', 'Sunset (RFC 8594)', 'Link rel="successor-version"'],
+        // openapi.json has a 64 KB cap: the policy's prose is in llms.txt and README, once each.
+        policy: `${urls.base_url}/llms.txt`,
       },
     },
     servers: [{ url: urls.base_url }],
