@@ -77,9 +77,13 @@ export async function attemptsOf(env: Env, client: string): Promise<AttemptGate>
 /** The expiry the request's credential echoes, if it carries one that parses (request-clock.ts). */
 export function echoedExpires(request: Request): string | undefined {
   const header = request.headers.get('authorization')
-  if (!header || !/^payment(\s|$)/i.test(header.trim())) return undefined
+  const x402 = request.headers.get(PAYMENT_SIGNATURE_HEADER)
   try {
-    return parseAuthorization(header).challenge.expires
+    if (header && /^payment(\s|$)/i.test(header.trim())) return parseAuthorization(header).challenge.expires
+    // On the x402 wire the challenge's expiry is echoed in the accepted requirements.
+    const expires = x402 ? decodePaymentSignature(x402).accepted.extra : undefined
+    const value = (expires as Record<string, unknown> | undefined)?.expires
+    return typeof value === 'string' ? value : undefined
   } catch {
     return undefined
   }
@@ -134,6 +138,8 @@ export async function requirePayment(
         badRequest('send one payment: Authorization: Payment or PAYMENT-SIGNATURE, not both', {
           field: 'PAYMENT-SIGNATURE',
           allowed: 'absent when Authorization: Payment is sent',
+          // Nothing was claimed or charged: the same request with one of the two will be judged.
+          retryable: 'same-credential',
         }),
       ),
     }
