@@ -64,6 +64,12 @@ describe('wallet rail: a credential that cannot pay is refused before any settle
     ],
     ['a wrong chain', () => ({}), { chainId: 8453 }, 'verification-failed'],
     ['an expired window', () => ({ validBefore: String(now() - 1) }), {}, 'payment-expired'],
+    [
+      'a window that outlives the challenge',
+      () => ({ validBefore: String(now() + 3 * 3600) }),
+      {},
+      'verification-failed',
+    ],
     ['a window not yet open', () => ({ validAfter: String(now() + 600) }), {}, 'verification-failed'],
     [
       "another challenge's nonce",

@@ -50,8 +50,10 @@ export async function walletOwed(evm: EvmConfig, book: WalletBook, now: number) 
     const deliverableUntil = note.expiresAt + DELIVERY_WINDOW_MS
     if (now <= deliverableUntil) continue
     const state = await book.state(note.challengeId)
-    // Settled (answered), refused, or the record is gone: nothing is owed.
-    if (state !== 'pending') {
+    // Settled (answered) or the record is gone: nothing is owed. A refused payment is still read
+    // from the chain: its authorization stayed valid until validBefore, and a facilitator that
+    // refused it may have submitted it after all.
+    if (state !== 'pending' && state !== 'refused') {
       await book.drop(note.challengeId)
       continue
     }

@@ -96,6 +96,14 @@ export async function payWithAuthorization(
   )
   if (!checked.ok) return refuse(checked.problem, checked.detail)
   const { authorization, signature, token } = checked.checked
+  // An authorization outliving its challenge by more than the x402 timeout could be settled long
+  // after anyone could tell whether its answer was delivered: refused before it is claimed.
+  const latest = Math.floor(expiresAt / 1000) + evm.maxTimeoutSeconds
+  if (BigInt(authorization.validBefore) > BigInt(latest))
+    return refuse(
+      'verification-failed',
+      `validBefore must be at most ${latest} (the challenge's expiry plus ${evm.maxTimeoutSeconds} s)`,
+    )
 
   // One authorization pays one challenge, whichever wire carries it: claimed before any settlement.
   const holder = await claims.claim(token, echoed.id, Number(authorization.validBefore) * 1000)
