@@ -23,7 +23,9 @@ const DIST = 'dist'
  * (gateway/datasets/bundle-store.ts, whose import of the generated module only the Worker resolves).
  */
 async function readDist(): Promise<BundleData> {
-  const manifest = JSON.parse(await readFile(join(DIST, 'private', 'manifest.json'), 'utf8')) as BundleManifest
+  const manifest = JSON.parse(
+    await readFile(join(DIST, 'private', 'manifest.json'), 'utf8'),
+  ) as BundleManifest
   const { key } = JSON.parse(await readFile(join(DIST, 'private', 'sealing-key.json'), 'utf8')) as {
     key: string
   }
@@ -73,7 +75,12 @@ function printBudgets(data: BundleData) {
   const measured = [
     ['routine deploy gates', 'checklist', ROUTINE_DEPLOY, MARKDOWN_BUDGET.situation],
     ['routine deploy rules', 'lessons', ROUTINE_DEPLOY, MARKDOWN_BUDGET.situationRules],
-    ['routine deploy, one file', 'checklist', { ...ROUTINE_DEPLOY, include: 'rules' }, MARKDOWN_BUDGET.wholeAnswer],
+    [
+      'routine deploy, one file',
+      'checklist',
+      { ...ROUTINE_DEPLOY, include: 'rules' },
+      MARKDOWN_BUDGET.wholeAnswer,
+    ],
     ['standing instructions', 'preview', {}, MARKDOWN_BUDGET.situationRules],
     ['whole lessons set', 'lessons', {}, MARKDOWN_BUDGET.wholeLessons],
   ] as const
@@ -93,7 +100,8 @@ function idLines(route: string, payload: unknown): string[] {
   }
   const items = p.checklist ?? p.rules ?? []
   const lines = items.map((item) => {
-    const tag = 'on_fail' in item ? `${item.when ?? ''} ${item.on_fail}` : ((item as { kind?: string }).kind ?? '')
+    const tag =
+      'on_fail' in item ? `${item.when ?? ''} ${item.on_fail}` : ((item as { kind?: string }).kind ?? '')
     return `${route}\t${item.id}\t${tag.trim()}\t${JSON.stringify(p.applies_because?.[item.id] ?? {})}`
   })
   const playbooks = (p.playbooks ?? []).map((b) => `${route}\tplaybook:${b.id}`)

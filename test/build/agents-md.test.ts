@@ -47,7 +47,9 @@ describe('standing instructions and per-task files', () => {
     for (const f of data.catalogue.facts) expect(text).toContain(`\`${f.fact}\``)
     expect(text).toContain('/v1/fde-preship-checklist?action=')
     expect(text).not.toMatch(/^Situation:/m)
-    expect(text).not.toMatch(/Kept until you answer:|Worked out for this situation:|For this one task only|Applies because:/)
+    expect(text).not.toMatch(
+      /Kept until you answer:|Worked out for this situation:|For this one task only|Applies because:/,
+    )
   })
 
   it('behavior: a situated answer says it is for one task, and a whole set says it is not fitted to one change', () => {

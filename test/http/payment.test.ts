@@ -71,7 +71,7 @@ describe('unpaid calls', () => {
         retryable: 'pay-again',
         challengeId: challenge.id,
         payment_help: PAYMENT_TOKEN_SUMMARY,
-        // The local service offers the wallet rail too: how a buyer with only a key pays.
+        // The same 402 offers the wallet rail to a buyer with only a key.
         wallet_help: WALLET_PAYMENT_SUMMARY,
       })
     })
