@@ -191,7 +191,7 @@ export const PublishedPricingRow = PricingRowFields.extend({
 export type PublishedPricingRow = z.infer<typeof PublishedPricingRow>
 
 /** Freshness on the build's date: how many rows were read longer ago than the re-read period. */
-export const Freshness = z.object({
+export const Freshness = z.strictObject({
   /** The day the build derived freshness on (UTC). */
   as_of: IsoDate,
   reread_period_days: Count,

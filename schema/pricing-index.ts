@@ -2,7 +2,7 @@
  * The pricing index descriptor returned by GET /v1/pricing/index (schema/CONTRACT.md §2.5, field for field).
  */
 import * as z from 'zod'
-import { Count } from './datasets.js'
+import { Count, Freshness } from './datasets.js'
 import { Contributions } from './submission.js'
 
 export const PricingIndexDescriptor = z.strictObject({
@@ -41,14 +41,8 @@ export const PricingIndexDescriptor = z.strictObject({
     no_published_price: Count,
     price_not_read: Count,
   }),
-  /** Rows read longer ago than the re-read period, derived on the build's date (as_of). */
-  freshness: z.strictObject({
-    as_of: z.string(),
-    reread_period_days: Count,
-    due_for_reread: Count,
-    /** Ids of the rows due, the one read longest ago first. */
-    due_rows: z.array(z.string()),
-  }),
+  /** Rows due for re-read, derived on the build's date (as_of): the same shape as /v1/pricing's. */
+  freshness: Freshness,
 })
 export type PricingIndexDescriptor = z.infer<typeof PricingIndexDescriptor>
 

@@ -166,6 +166,8 @@ const SHARED: [z.ZodType, string][] = [
   [PriceSpread, 'PriceSpread'],
   [Inclusion, 'Inclusion'],
   [Count, 'Count'],
+  // The descriptor's and /v1/pricing's freshness: one shape, written once.
+  [Freshness, 'Freshness'],
   [Correction, 'Correction'],
   [Contributions, 'Contributions'],
 ]

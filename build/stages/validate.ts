@@ -102,6 +102,10 @@ export function validate(
   const gates = parseEach(raw.gates, Gate, issues)
   const pricingRows = parseEach(raw.pricingRows, PricingRow, issues)
   const corrections = raw.corrections ? (parseOne(raw.corrections, Corrections, issues) ?? []) : []
+  // A file that cannot be read or does not match its schema is left out of what follows, and every
+  // check across files would report it missing (a reference to it, the inventory count, a threshold
+  // only it used): those follow-ons are not reported; the file's own problems are the root cause.
+  const complete = issues.length === 0
 
   for (const kind of [rules, playbooks, gates, pricingRows, scenarios]) {
     checkFileNames(kind, issues)
@@ -123,9 +127,10 @@ export function validate(
   }
 
   const ruleIds = new Set(rules.map((r) => r.value.id))
-  for (const p of playbooks) checkRefs(p.file, 'applies_rules', p.value.applies_rules, ruleIds, issues)
+  if (complete)
+    for (const p of playbooks) checkRefs(p.file, 'applies_rules', p.value.applies_rules, ruleIds, issues)
   for (const g of gates) {
-    checkRefs(g.file, 'rules', g.value.rules, ruleIds, issues)
+    if (complete) checkRefs(g.file, 'rules', g.value.rules, ruleIds, issues)
     for (const b of gateSourceBreaks(g.value)) issues.push({ file: g.file, ...b })
     for (const b of gateTimingBreaks(g.value)) issues.push({ file: g.file, ...b })
   }
@@ -138,9 +143,9 @@ export function validate(
       problem: 'missing',
       allowed: 'the expected inventory: foundational, paid, playbooks and gates counts',
     })
-  if (inventory) checkCounts(rules, playbooks, gates, inventory, issues)
+  if (inventory && complete) checkCounts(rules, playbooks, gates, inventory, issues)
   checkPrices(pricingRows, issues)
-  checkCorrections(corrections, new Set(pricingRows.map((r) => r.value.id)), issues)
+  if (complete) checkCorrections(corrections, new Set(pricingRows.map((r) => r.value.id)), issues)
   for (const f of [...raw.rules, ...raw.playbooks, ...raw.gates, ...raw.pricingRows])
     checkInlineLabels(f.file, f.data, '', issues)
 
@@ -155,7 +160,7 @@ export function validate(
       return r.value
     })
   checkSpecs(rules, gates, playbooks, defined, issues)
-  checkSituations(rules, gates, playbooks, scenarios, facts, issues, raw)
+  if (complete) checkSituations(rules, gates, playbooks, scenarios, facts, issues, raw)
   const rendered = { rules: render(rules), playbooks: render(playbooks), gates: render(gates) }
   for (const [kind, items] of [
     ['rule', rules],
@@ -163,14 +168,8 @@ export function validate(
     ['playbook', playbooks],
   ] as const)
     for (const { file, value } of items) issues.push(...inlineLimitBreaks(file, kind, value))
-  // Only meaningful when every item parsed: a broken file could be the one that uses a threshold.
-  if (
-    raw.thresholds &&
-    rendered.rules.length === raw.rules.length &&
-    rendered.playbooks.length === raw.playbooks.length &&
-    rendered.gates.length === raw.gates.length
-  )
-    checkUnused(thresholds, used, issues)
+  // Only meaningful when every file was read and parsed: a broken one could be the one that uses it.
+  if (raw.thresholds && complete) checkUnused(thresholds, used, issues)
 
   return {
     topics,
