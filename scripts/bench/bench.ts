@@ -37,6 +37,7 @@ import { signedReceipt } from '../../gateway/payment/signed-receipt.js'
 import { syntheticSeedSql } from '../../gateway/submissions/seed-sql.js'
 import { LOCAL_URLS } from '../../schema/config.js'
 import type { BundleManifest } from '../../schema/datasets.js'
+import { TRANSFER_TYPES } from '../../schema/eip3009.js'
 import { LOCAL_TOKEN } from '../local/facilitator-standin.js'
 import { quietEnv, type RunningService, startService } from '../local/service.js'
 
@@ -120,16 +121,7 @@ async function paidWalletRequest(path: string) {
       chainId: request.methodDetails.chainId,
       verifyingContract: request.currency,
     },
-    types: {
-      TransferWithAuthorization: [
-        { name: 'from', type: 'address' },
-        { name: 'to', type: 'address' },
-        { name: 'value', type: 'uint256' },
-        { name: 'validAfter', type: 'uint256' },
-        { name: 'validBefore', type: 'uint256' },
-        { name: 'nonce', type: 'bytes32' },
-      ],
-    },
+    types: TRANSFER_TYPES,
     primaryType: 'TransferWithAuthorization',
     message: {
       ...authorization,
