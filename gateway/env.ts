@@ -11,8 +11,9 @@ export interface Env {
   /** Failed payment attempts per client. */
   ATTEMPTS: DurableObjectNamespace<AttemptLimiter>
   /**
-   * Workers Analytics Engine: one data point per reconciler run (blob1 `complete` or `behind`,
-   * double1 runs behind in a row). Optional: without it, the `reconciler-behind` log line remains.
+   * Workers Analytics Engine: one data point per reconciler run (reconcilerMetric in
+   * payment/reconciler.ts: blob1 `complete`, `behind`, `refunds-owed` or `backlog`). Optional: without
+   * it, the `reconciler-behind` and `reconciler-owed` log lines remain.
    */
   RECONCILER_METRICS?: AnalyticsEngineDataset
   /** Refused payments a client may make per minute before 429 (default in failure-window.ts). */

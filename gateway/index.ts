@@ -18,7 +18,7 @@ import { handleMcp } from './mcp/handler.js'
 import { normaliseQuery } from './payment/binding.js'
 import { echoedExpires, ledgerOf, PAID_CACHE_CONTROL, requirePayment } from './payment/http.js'
 import { receiptHeader } from './payment/receipt.js'
-import { refundOrphans } from './payment/reconciler.js'
+import { reconcilerMetric, refundOrphans } from './payment/reconciler.js'
 import { cursorStoreOf } from './payment/reconciler-store.js'
 import { defaultsClock } from './payment/request-clock.js'
 import { keySet, signedReceipt } from './payment/signed-receipt.js'
@@ -220,18 +220,17 @@ export default {
       controller.scheduledTime,
     )
     console.log('reconciler', JSON.stringify(report))
-    // The metric an operator alerts on: a run that could not read its whole band (behind > 0).
-    env.RECONCILER_METRICS?.writeDataPoint({
-      blobs: [report.bandComplete ? 'complete' : 'behind', report.failure ?? ''],
-      doubles: [
-        report.behindRuns,
-        report.pages,
-        report.examined,
-        report['refunded-now'],
-        report.pendingRecheck,
-      ],
-      indexes: ['reconciler'],
-    })
+    // The metric an operator alerts on: blob1 other than `complete` (behind, refunds owed, a backlog).
+    env.RECONCILER_METRICS?.writeDataPoint(reconcilerMetric(report))
+    if (report.bandComplete && (report.refundsOwed > 0 || report.backlog > 0))
+      console.error(
+        'reconciler-owed',
+        JSON.stringify({
+          refundsOwed: report.refundsOwed,
+          unfinished: report.unfinished,
+          backlog: report.backlog,
+        }),
+      )
     if (!report.bandComplete)
       console.error(
         'reconciler-behind',

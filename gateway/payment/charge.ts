@@ -222,6 +222,13 @@ export async function verifyAndSettle(
       return refuse('internal-payment-error', result.detail, optionalRetryAfter(result.retryAfterS))
     case 'refunded':
       return refuse('payment-refunded', result.detail)
+    case 'refund-owed':
+      // Still charged: come back for the refund's id, never "pay again, nothing was charged".
+      return refuse('payment-refunded', result.detail, {
+        status: 503,
+        retryable: 'same-credential',
+        ...optionalRetryAfter(result.retryAfterS),
+      })
     case 'limited':
       return refuse('too-many-failed-attempts', result.detail, optionalRetryAfter(result.retryAfterS))
   }

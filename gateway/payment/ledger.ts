@@ -25,7 +25,7 @@ import {
   retrievePaymentIntent,
 } from './processor.js'
 import type { Receipt } from './receipt.js'
-import type { ReconcileCursor } from './reconciler.js'
+import type { Recheck, RecheckKind, ReconcileCursor } from './reconciler.js'
 import {
   ANSWER_REPLAY_MS,
   answerKeptUntil,
@@ -63,6 +63,15 @@ export interface SettleInput {
 const COPY_WAIT_EXTRA_MS = 1000
 /** A copy that could not wait comes back this soon: the first try is about to end. */
 const COPY_RETRY_AFTER_S = 2
+
+/** A refund owed is tried again by the reconciler, every 15 minutes (wrangler.jsonc's cron). */
+const REFUND_RETRY_AFTER_S = 15 * 60
+/** How often a record kept for a refund still owed looks again at whether it may go. */
+const REFUND_OWED_RECHECK_MS = 24 * 60 * 60 * 1000
+
+/** Keys one storage call may write or delete at once. */
+const STORAGE_BATCH = 128
+const recheckKey = (kind: RecheckKind, intentId: string) => `recheck:${kind}:${intentId}`
 
 /** Storage values stay well under the Durable Object value limit: a large answer is kept in parts. */
 const ANSWER_PART_CHARS = 60_000
@@ -157,13 +166,19 @@ export class PaymentLedger extends DurableObject {
     // Another token for this challenge: never charged; only a refused payment leaves it free to pay.
     if (!samePayment(record, input)) return record.state === 'refused' ? used() : anotherToken(record)
     if (record.state === 'refunded')
-      return {
-        ok: false,
-        reason: 'refunded',
-        detail: record.refund?.id
-          ? `this payment (${record.intentId}) was charged but its answer could not be delivered, so it was refunded in full (${record.refund.id})`
-          : `this payment (${record.intentId}) was charged but its answer could not be delivered; its refund is under way`,
-      }
+      return record.refund?.id
+        ? {
+            ok: false,
+            reason: 'refunded',
+            detail: `this payment (${record.intentId}) was charged but its answer could not be delivered, so it was refunded in full (${record.refund.id})`,
+          }
+        : {
+            // Not refunded yet: the charge is still on the card, so nothing may say "pay again".
+            ok: false,
+            reason: 'refund-owed',
+            detail: `this payment (${record.intentId}) was charged but its answer can no longer be delivered, so it is owed a full refund; the refund has not been made yet and the reconciler tries again every 15 minutes. Send the same credential again later to get the refund's id; do not count on the refund before then`,
+            retryAfterS: REFUND_RETRY_AFTER_S,
+          }
     if (record.state === 'settled' && record.receipt)
       return this.answerSettled({ ...record, receipt: record.receipt }, input)
     if (record.state === 'refused' && record.refusal) return record.refusal
@@ -341,7 +356,10 @@ export class PaymentLedger extends DurableObject {
     }
     if (own) await this.ctx.storage.put('record', marked)
     if (!record) await this.ctx.storage.setAlarm(now + RECORD_RETENTION_MS)
-    const refund = await refundPaymentIntent(processor, intentId, challengeId)
+    // Each attempt under a key of its own: the processor replays a failed call's answer under its key.
+    const attempt = (await this.ctx.storage.get<number>(`refund-attempts:${intentId}`)) ?? 0
+    await this.ctx.storage.put(`refund-attempts:${intentId}`, attempt + 1)
+    const refund = await refundPaymentIntent(processor, intentId, challengeId, attempt)
     if (!refund.ok) return 'refund-pending'
     await this.ctx.storage.put(`refund:${intentId}`, refund.id)
     if (own)
@@ -361,9 +379,44 @@ export class PaymentLedger extends DurableObject {
     await this.ctx.storage.put('reconciler-cursor', cursor)
   }
 
+  /** Keeps entries for the reconciler's next runs, one key each; resolves once written. */
+  async keepRechecks(entries: Recheck[]): Promise<void> {
+    for (let i = 0; i < entries.length; i += STORAGE_BATCH)
+      await this.ctx.storage.put(
+        Object.fromEntries(
+          entries.slice(i, i + STORAGE_BATCH).map((e) => [recheckKey(e.kind, e.intentId), e]),
+        ),
+      )
+  }
+
+  async dropRechecks(kind: RecheckKind, intentIds: string[]): Promise<void> {
+    for (let i = 0; i < intentIds.length; i += STORAGE_BATCH)
+      await this.ctx.storage.delete(intentIds.slice(i, i + STORAGE_BATCH).map((id) => recheckKey(kind, id)))
+  }
+
+  async rechecks(kind: RecheckKind, limit: number, after?: string): Promise<Recheck[]> {
+    const listed = await this.ctx.storage.list<Recheck>({
+      prefix: recheckKey(kind, ''),
+      limit,
+      ...(after === undefined ? {} : { startAfter: recheckKey(kind, after) }),
+    })
+    return [...listed.values()]
+  }
+
+  async recheckCounts(): Promise<Record<RecheckKind, number>> {
+    const count = async (kind: RecheckKind) =>
+      (await this.ctx.storage.list({ prefix: recheckKey(kind, '') })).size
+    return { refund: await count('refund'), unfinished: await count('unfinished') }
+  }
+
   /** The re-send window closed: the kept answer goes, and the record stays until its own time. */
   override async alarm(): Promise<void> {
     const record = await this.ctx.storage.get<LedgerRecord>('record')
+    // A refund still owed keeps its record (and the charge's verdict) until it is made.
+    if (record?.state === 'refunded' && !record.refund?.id && Date.now() >= recordKeptUntil(record)) {
+      await this.ctx.storage.setAlarm(Date.now() + REFUND_OWED_RECHECK_MS)
+      return
+    }
     if (!record || Date.now() >= recordKeptUntil(record)) {
       await this.ctx.storage.deleteAll()
       return

@@ -310,11 +310,18 @@ async function searchPaymentIntent(
 
 export type RefundOutcome = { ok: true; id: string } | { ok: false; detail: string }
 
-/** Refunds an intent in full, once: the idempotency key is the intent's, so a retry never refunds twice. */
+/**
+ * Refunds an intent in full, once. The key is the intent's, numbered by attempt: the processor
+ * stores a failed call's answer (a 500 included) under its key and replays it for a day, so a later
+ * attempt takes a new key. That cannot refund twice: a second full refund is refused as
+ * `charge_already_refunded`, which means the refund exists (made by an earlier attempt, or outside
+ * this service, as from the dashboard), so it is looked up and named.
+ */
 export async function refundPaymentIntent(
   config: ProcessorConfig,
   intentId: string,
   challengeId: string,
+  attempt = 0,
 ): Promise<RefundOutcome> {
   const body = new URLSearchParams({
     payment_intent: intentId,
@@ -325,10 +332,27 @@ export async function refundPaymentIntent(
   const answer = await call(config, '/v1/refunds', {
     method: 'POST',
     body,
-    idempotencyKey: `refund_${intentId}`,
+    idempotencyKey: attempt === 0 ? `refund_${intentId}` : `refund_${intentId}_${attempt}`,
   })
   if (!answer.ok) return { ok: false, detail: answer.detail }
   if (answer.status === 200 && typeof answer.json.id === 'string') return { ok: true, id: answer.json.id }
   const code = typeof answer.json.error?.code === 'string' ? answer.json.error.code : answer.status
+  if (code === 'charge_already_refunded') return existingRefund(config, intentId)
   return { ok: false, detail: `the processor refused the refund (${code})` }
+}
+
+/** The refund an intent already has (the refund list, filtered by intent). */
+async function existingRefund(config: ProcessorConfig, intentId: string): Promise<RefundOutcome> {
+  const query = new URLSearchParams({ payment_intent: intentId, limit: '1' })
+  const answer = await call(config, `/v1/refunds?${query}`, { method: 'GET' })
+  if (!answer.ok) return { ok: false, detail: answer.detail }
+  const first = Array.isArray(answer.json.data)
+    ? (answer.json.data[0] as { id?: unknown } | undefined)
+    : undefined
+  return answer.status === 200 && typeof first?.id === 'string'
+    ? { ok: true, id: first.id }
+    : {
+        ok: false,
+        detail: `the processor says the charge is refunded but lists no refund (${answer.status})`,
+      }
 }
