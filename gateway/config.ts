@@ -2,14 +2,12 @@
  * Reads and checks the payment configuration once per isolate. A deployed gateway refuses to
  * take payments with the local processor stand-in, a loopback processor or a missing secret.
  */
-import { STANDIN_SECRET } from '../schema/config.js'
+import { CHALLENGE_TTL_MS, STANDIN_SECRET } from '../schema/config.js'
 import type { Env } from './env.js'
 import { MIN_SECRET_BYTES } from './payment/challenge-id.js'
 import type { PaymentConfig } from './payment/charge.js'
+import { readEvmConfig } from './payment/evm/config.js'
 import type { ReceiptKeys } from './payment/signed-receipt.js'
-
-/** How long a challenge may be paid after it is issued. */
-export const CHALLENGE_TTL_MS = 5 * 60 * 1000
 
 export type ConfigResult = { ok: true; config: PaymentConfig } | { ok: false; problems: string[] }
 
@@ -38,7 +36,9 @@ function readConfig(env: Env): ConfigResult {
         'a deployed gateway needs the real processor (PROCESSOR_URL, PROCESSOR_SECRET), not the local stand-in',
       )
   }
-  if (problems.length || typeof receipts === 'string') return { ok: false, problems }
+  const evm = readEvmConfig(env, env.ENVIRONMENT !== 'local')
+  if (Array.isArray(evm)) problems.push(...evm)
+  if (problems.length || typeof receipts === 'string' || Array.isArray(evm)) return { ok: false, problems }
   return {
     ok: true,
     config: {
@@ -52,6 +52,7 @@ function readConfig(env: Env): ConfigResult {
       },
       challengeTtlMs: CHALLENGE_TTL_MS,
       receipts,
+      ...(evm ? { evm } : {}),
     },
   }
 }

@@ -3,9 +3,11 @@
  * `wrangler secret put`).
  */
 import type { AttemptLimiter } from './payment/attempt-limiter.js'
+import type { EvmVars } from './payment/evm/config.js'
 import type { PaymentLedger } from './payment/ledger.js'
 
-export interface Env {
+/** EvmVars: the wallet rail's settings (gateway/payment/evm/config.ts); none set, no wallet rail. */
+export interface Env extends EvmVars {
   ASSETS: Fetcher
   LEDGER: DurableObjectNamespace<PaymentLedger>
   /** Failed payment attempts per client. */

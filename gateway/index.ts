@@ -2,11 +2,13 @@
  * The gateway Worker: every route of schema/routes.ts, the 402 payment gate, MCP at POST /mcp,
  * the retired feed's 410s; the submissions Worker answers submit, aggregates and stats.
  */
+
 import { type IRequest, Router } from 'itty-router'
+import { CHALLENGE_TTL_MS } from '../schema/config.js'
 import { MARKDOWN_CONTENT_TYPE } from '../schema/markdown.js'
 import type { Outcome } from '../schema/routes.js'
 import { ROUTES, type Route } from '../schema/routes.js'
-import { CHALLENGE_TTL_MS, paymentConfig } from './config.js'
+import { paymentConfig } from './config.js'
 import { PREPARE, prepare, retryAfter } from './datasets/prepare.js'
 import { checkParams } from './datasets/query.js'
 import type { Env } from './env.js'
@@ -89,6 +91,7 @@ function dataRoute(route: Route): Handler {
       'cache-control': PAID_CACHE_CONTROL,
       'content-digest': signed.digest,
       'payment-receipt': receiptHeader(signed.receipt),
+      ...gate.headers,
     })
     if (gate.idempotencyKey !== undefined)
       await ledgerOf(env).keepAnswer(gate.receipt.challengeId, gate.idempotencyKey, {

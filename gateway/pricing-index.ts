@@ -1,5 +1,5 @@
 /**
- * GET /v1/pricing/index: the descriptor of SPEC.md, from the route table, the built data and the
+ * GET /v1/pricing/index: the descriptor of schema/CONTRACT.md §2.5, from the route table, the built data and the
  * live contributions block of the submissions Worker.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * Service addresses ({base_url}, {site_url}, {register_url} in SPEC.md) and the corrections contact,
+ * Service addresses ({base_url}, {site_url}, {register_url} in schema/CONTRACT.md) and the corrections contact,
  * with their local defaults. The build writes them into discovery documents and the pricing page;
  * the gateway reads the addresses from its vars. A deployment sets all four (README, "Deploying").
  */
@@ -24,3 +24,9 @@ export const PUBLISHER = 'Rules and Pricing-Index Service'
 
 /** The processor secret of the local stand-in; a deployed gateway refuses it. */
 export const STANDIN_SECRET = 'sk_test_standin'
+
+/**
+ * How long a challenge can be paid: long enough for a Link wallet's holder to approve the spend
+ * request (Link allows 30 minutes); still single-use and bound to its request.
+ */
+export const CHALLENGE_TTL_MS = 30 * 60 * 1000

@@ -194,6 +194,11 @@ export const PricingRowFields = z.strictObject({
   read_on: IsoDate,
   /** How the page was read: live from the vendor, or a stored copy of the vendor's page. */
   read_from: z.enum(['vendor-page', 'stored-copy-of-vendor-page']),
+  /**
+   * The day the stored copy read was captured, where the store gives it (never the day we read the
+   * copy). With page_states_date it decides the row's as-of date (FORMAT.md, "As-of date").
+   */
+  copy_captured_on: IsoDate.nullable().default(null),
   /** Only when the page text itself states a date ("Effective December 5th, 2025"). */
   page_states_date: Text.nullable().default(null),
   /** What told us the page read is the vendor's newest version (a stated date, a "Legacy" mark, ...). */

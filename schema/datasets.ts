@@ -132,9 +132,20 @@ export const PublishedPricingRow = PricingRowFields.extend({
   price_history: z.array(Correction),
   /** page_states_date as YYYY-MM-DD (or YYYY-MM when the page names only a month); null if none. */
   page_states_on: z.string().nullable(),
-  /** Whole days from read_on to the build's as_of date. */
+  /**
+   * The date the price is as of: the page's own date, else the stored copy's capture date, else
+   * "unknown"; never the day we read it (YYYY-MM-DD, or YYYY-MM when the page names only a month).
+   */
+  as_of: z.string(),
+  as_of_source: z.enum(['page-states-date', 'copy-captured-on', 'unknown']),
+  /** Whole days from the as-of date (a month counts from its first day) to the build's date; null when unknown. */
+  days_since_as_of: z.number().int().nullable(),
+  /** Whole days from read_on to the build's date: how long ago we read the page (or its copy). */
   days_since_read: z.number().int(),
-  /** read_on is older than the re-read period on the as_of date: this vendor page is due for re-reading. */
+  /**
+   * The price is as of more than the re-read period before the build's date; where the as-of date
+   * is unknown, the row was read longer ago than the period (its monthly re-read was missed).
+   */
   reread_due: z.boolean(),
 })
 export type PublishedPricingRow = z.infer<typeof PublishedPricingRow>

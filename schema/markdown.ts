@@ -13,8 +13,8 @@ export type Format = (typeof FORMATS)[number]
 export type MarkdownFormat = Exclude<Format, 'json'>
 
 /**
- * Size budgets, in bytes of UTF-8. Codex stops reading AGENTS.md files at 32 KiB combined, and a
- * routine change's gates should fit in a small share of that (notes/anchors-4.md §5).
+ * Size budgets, in bytes of UTF-8. Codex stops reading AGENTS.md files at 32 KiB combined (its
+ * project_doc_max_bytes default), and a routine change's gates should fit in a small share of that.
  */
 export const MARKDOWN_BUDGET = { situation: 8 * 1024, wholeLessons: 32 * 1024 } as const
 

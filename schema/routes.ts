@@ -318,7 +318,7 @@ export const ROUTES: readonly Route[] = [
   },
 ]
 
-/** The layoff-notice feed's withdrawal date (SPEC.md Versioning). */
+/** The layoff-notice feed's withdrawal date (schema/CONTRACT.md §1.7 and §9). */
 export const WARN_FEED_RETIRED_ON = '2026-09-18'
 
 export const SERVICE_VERSION = '2.3.0'

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod'
 
-/** The six phases of the rules inventory, in SPEC.md order. `slug` is what filters and files use. */
+/** The six phases of the rules inventory, in the order of schema/CONTRACT.md §2.1. `slug` is what filters and files use. */
 export const PHASES = [
   { slug: 'three-laws', numeral: 'I', name: 'Part I — The Three Laws' },
   { slug: 'stopping-rule', numeral: 'II', name: 'Part II — The Stopping Rule' },
@@ -17,7 +17,7 @@ export const PHASES = [
 export type PhaseSlug = (typeof PHASES)[number]['slug']
 export const PhaseSlug = z.enum(PHASES.map((p) => p.slug) as [PhaseSlug, ...PhaseSlug[]])
 
-/** Evidence labels that may tag a claim in published text (SPEC.md "What the service does" 8). */
+/** Evidence labels that may tag a claim in published text (schema/CONTRACT.md §1.8). */
 export const EVIDENCE_LABELS = [
   'RESEARCH',
   'REPORTED',

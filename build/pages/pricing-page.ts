@@ -67,7 +67,8 @@ export function pricingPage(pricing: PricingBundle, changes: ChangesBundle, urls
 <li><strong>${gated}</strong> send at least one tier to a sales call</li>
 <li><strong>${unpriced}</strong> publish no price on the pricing page we read</li>
 <li><strong>${notRead}</strong> price not read yet (pricing page still to read)</li>
-<li id="freshness"><strong>${fresh.due_for_reread}</strong> due for re-read: read more than ${fresh.reread_period_days} days before <time datetime="${escapeHtml(fresh.as_of)}">${escapeHtml(fresh.as_of)}</time>, the day this page was built (rows are re-read monthly)</li>
+<li id="freshness"><strong>${fresh.due_for_reread}</strong> due for re-read: price as of more than ${fresh.reread_period_days} days before <time datetime="${escapeHtml(fresh.as_of)}">${escapeHtml(fresh.as_of)}</time>, the day this page was built, or, where the price's date is unknown, read more than ${fresh.reread_period_days} days before it (rows are re-read monthly)</li>
+<li id="as-of-unknown"><strong>${rows.filter((r) => r.as_of_source === 'unknown').length}</strong> with the price's date unknown: the page states no date and the stored copy read gives no capture date (the day we read a copy is not the day its price was set)</li>
 <li>Latest correction: <strong>${latest ? `<time datetime="${escapeHtml(latest)}">${escapeHtml(latest)}</time>` : 'none yet'}</strong></li>
 </ul>
 <p>The same rows, with derived comparables, are sold to agents as JSON at <code>GET ${escapeHtml(path('pricing'))}</code> (${escapeHtml(PRICE.display)} per query, paid per call over HTTP 402, no account); dated corrections alone at <code>GET ${escapeHtml(path('changes'))}</code>. The free descriptor is at <a href="${escapeHtml(path('index'))}">${escapeHtml(path('index'))}</a>.</p>

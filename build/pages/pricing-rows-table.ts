@@ -1,9 +1,11 @@
 /**
  * The table of pricing rows for the human page: every field a reader needs to check a row against
- * the vendor's page (price or the reason there is none, the verbatim quote, the URL and the read date).
+ * the vendor's page (price or the reason there is none, the verbatim quote, the URL, the date the price
+ * is as of and the read date).
  */
 import type { PricingRow } from '../../schema/content.js'
 import type { PublishedPricingRow } from '../../schema/datasets.js'
+import { AS_OF_SOURCE_TEXT } from '../pricing/price-as-of.js'
 import { formatUsd, nullReasonText, perUnit } from '../pricing/price-format.js'
 import { escapeHtml, safeHref } from './html.js'
 
@@ -74,8 +76,14 @@ function sourceCell(r: PublishedPricingRow): string {
   const href = safeHref(r.source_url)
   const shown = escapeHtml(r.source_url.replace(/^https?:\/\//, ''))
   const link = href ? `<a href="${href}" rel="nofollow noreferrer" class="url">${shown}</a>` : shown
-  const due = r.reread_due
-    ? `<br><span class="marker due">due for re-read (read ${r.days_since_read} days ago)</span>`
-    : ''
-  return `${link}<br><span class="small">Read <time datetime="${escapeHtml(r.read_on)}">${escapeHtml(r.read_on)}</time>, ${READ_FROM[r.read_from]}</span>${due}`
+  const age =
+    r.days_since_as_of === null
+      ? `read ${r.days_since_read} days ago, price date unknown`
+      : `price as of ${r.days_since_as_of} days ago`
+  const due = r.reread_due ? `<br><span class="marker due">due for re-read (${age})</span>` : ''
+  const asOf =
+    r.as_of_source === 'unknown'
+      ? `<span class="small as-of">Price as of: unknown (${AS_OF_SOURCE_TEXT.unknown})</span>`
+      : `<span class="small as-of">Price as of <time datetime="${escapeHtml(r.as_of)}">${escapeHtml(r.as_of)}</time> (${AS_OF_SOURCE_TEXT[r.as_of_source]})</span>`
+  return `${link}<br>${asOf}<br><span class="small">Read <time datetime="${escapeHtml(r.read_on)}">${escapeHtml(r.read_on)}</time>, ${READ_FROM[r.read_from]}</span>${due}`
 }

@@ -137,6 +137,7 @@ export function draftRow(page: CollectedPage, options: { id?: string; today: str
     pricing_page_url: page.source_url,
     read_on: options.today,
     read_from: 'vendor-page',
+    copy_captured_on: null,
     page_states_date: pageStatedDate(lines),
     newest_because: EDITOR_TODO,
     note: others.length ? `Other price lines on the page: ${[...new Set(others)].join(' / ')}` : null,

@@ -1,10 +1,13 @@
 /**
- * Freshness, derived from the rows' read dates on the build's date: a row whose read_on is older
- * than the re-read period (REREAD_PERIOD_DAYS, defined once in schema/pricing-index.ts) is due.
+ * Freshness, derived on the build's date from each row's as-of date (build/pricing/price-as-of.ts):
+ * a row whose price is as of more than the re-read period (REREAD_PERIOD_DAYS, defined once in
+ * schema/pricing-index.ts) before the build is due. A row whose as-of date is unknown cannot be aged,
+ * so it is due when its monthly re-read was missed (read_on older than the period).
  */
 import type { PricingRow } from '../../schema/content.js'
 import type { Freshness } from '../../schema/datasets.js'
 import { REREAD_PERIOD_DAYS } from '../../schema/pricing-index.js'
+import { asOfDay, priceAsOf } from './price-as-of.js'
 
 const DAY_MS = 86_400_000
 
@@ -16,14 +19,21 @@ export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS)
 }
 
-export function rereadDue(readOn: string, asOf: string): boolean {
-  return daysBetween(readOn, asOf) > REREAD_PERIOD_DAYS
+type Dated = Pick<PricingRow, 'read_on' | 'page_states_date' | 'copy_captured_on'>
+
+/** The day a row's age counts from: its as-of date, or read_on when the as-of date is unknown. */
+export function agedFrom(row: Dated): string {
+  return asOfDay(priceAsOf(row).as_of) ?? row.read_on
 }
 
-export function freshness(rows: readonly Pick<PricingRow, 'id' | 'read_on'>[], asOf: string): Freshness {
+export function rereadDue(row: Dated, buildDate: string): boolean {
+  return daysBetween(agedFrom(row), buildDate) > REREAD_PERIOD_DAYS
+}
+
+export function freshness(rows: readonly (Dated & Pick<PricingRow, 'id'>)[], asOf: string): Freshness {
   const due = rows
-    .filter((r) => rereadDue(r.read_on, asOf))
-    .sort((a, b) => a.read_on.localeCompare(b.read_on) || a.id.localeCompare(b.id))
+    .filter((r) => rereadDue(r, asOf))
+    .sort((a, b) => agedFrom(a).localeCompare(agedFrom(b)) || a.id.localeCompare(b.id))
   return {
     as_of: asOf,
     reread_period_days: REREAD_PERIOD_DAYS,

@@ -1,10 +1,12 @@
 /**
  * The rows as the paid JSON serves them: each content row with its exact per-unit equivalents, its
- * own corrections (price history), the page's stated date as a date, and its freshness on as_of.
+ * own corrections (price history), the page's stated date as a date, the date its price is as of
+ * (never the day we read it) and its freshness on the build's date.
  */
 import type { Correction, PricingRow } from '../../schema/content.js'
 import type { PublishedPricingRow } from '../../schema/datasets.js'
 import { pageStatesOn } from './page-date.js'
+import { asOfDay, priceAsOf } from './price-as-of.js'
 import { daysBetween, rereadDue } from './pricing-freshness.js'
 import { exactEquivalents } from './unit-conversion.js'
 
@@ -15,17 +17,23 @@ export function publishedPricingRows(
 ): PublishedPricingRow[] {
   return [...rows]
     .sort((a, b) => a.category.localeCompare(b.category) || a.id.localeCompare(b.id))
-    .map((row) => ({
-      ...row,
-      per_unit:
-        row.unit_price_usd !== null && row.usage_unit !== null
-          ? exactEquivalents(row.unit_price_usd, row.usage_unit)
-          : [],
-      price_history: corrections
-        .filter((c) => c.product === row.id)
-        .sort((a, b) => a.date.localeCompare(b.date)),
-      page_states_on: pageStatesOn(row.page_states_date),
-      days_since_read: daysBetween(row.read_on, asOf),
-      reread_due: rereadDue(row.read_on, asOf),
-    }))
+    .map((row) => {
+      const dated = priceAsOf(row)
+      const from = asOfDay(dated.as_of)
+      return {
+        ...row,
+        per_unit:
+          row.unit_price_usd !== null && row.usage_unit !== null
+            ? exactEquivalents(row.unit_price_usd, row.usage_unit)
+            : [],
+        price_history: corrections
+          .filter((c) => c.product === row.id)
+          .sort((a, b) => a.date.localeCompare(b.date)),
+        page_states_on: pageStatesOn(row.page_states_date),
+        ...dated,
+        days_since_as_of: from === null ? null : daysBetween(from, asOf),
+        days_since_read: daysBetween(row.read_on, asOf),
+        reread_due: rereadDue(row, asOf),
+      }
+    })
 }

@@ -16,7 +16,7 @@ import type { Content } from './validate.js'
 const phaseOrder = (slug: string) => PHASES.findIndex((p) => p.slug === slug)
 const phaseName = (slug: string) => PHASES.find((p) => p.slug === slug)?.name ?? slug
 
-/** Sort by phase (SPEC.md order), then id, so output never depends on file-system order. */
+/** Sort by phase (the order of schema/CONTRACT.md §2.1), then id, so output never depends on file-system order. */
 function ordered<T extends { phase: string; id: string }>(items: readonly T[]): T[] {
   return [...items].sort((a, b) => phaseOrder(a.phase) - phaseOrder(b.phase) || a.id.localeCompare(b.id))
 }

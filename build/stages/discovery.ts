@@ -165,7 +165,7 @@ function situationLines(catalogue: Catalogue, urls: ServiceUrls): string[] {
     link(
       `/v1/fde-preship-checklist?${situation}`,
       'Gates for a routine deploy',
-      'pay the 402 as above; the payment binds this situation. Over MCP: tools/call fde_preship_checklist with arguments {"action":"deploy","emergency":false,"targets":3,"stateful":false,"one_way_changes":false}',
+      'pay the 402 (see Paying, below); the payment binds this situation. Over MCP: tools/call fde_preship_checklist with arguments {"action":"deploy","emergency":false,"targets":3,"stateful":false,"one_way_changes":false}',
     ),
     link(
       `/v1/fde-preship-checklist?${situation}&format=agents-md`,
@@ -188,6 +188,8 @@ export function llmsTxt(
       const query = r.params.map((p) => `${p.name}=${p.example}`).join('&')
       return link(`${r.path}${query ? `?${query}` : ''}`, `${r.method} ${r.path}`, r.summary)
     })
+  // Ordered for the reader who came to buy: what is sold and how to ask for it first, then the
+  // money terms (how to pay, receipts, refunds, refusals), then versions and the optional extras.
   return [
     '# Rules and Pricing-Index Service',
     '',
@@ -195,32 +197,36 @@ export function llmsTxt(
     '',
     `Inventory: ${inventory.total} rules (${inventory.free} free foundational, ${inventory.paid} paid), ${inventory.playbooks} playbooks and ${inventory.checklistItems} pre-ship gates over ${inventory.phases.length} phases; topics: ${topicsExample(catalogue).join(', ')}.`,
     '',
-    `Paying: every paid call costs ${PRICE.display}. Call it unpaid, get 402 with a WWW-Authenticate: Payment challenge (method stripe, intent charge, amount ${PRICE.amount}, currency ${PRICE.currency}), pay it, repeat the same call with Authorization: Payment <credential>. The 200 carries a Payment-Receipt header. Malformed parameters answer 400 and empty filters 404, both before any challenge, so they are never charged.`,
-    `Payment token: ${PAYMENT_TOKEN_HOW_TO}`,
-    `Receipts: ${RECEIPT_POLICY}`,
-    `Your money: ${MONEY_BACK_POLICY}`,
-    `Refusals: ${RETRYABLE_POLICY}`,
-    ...(registry ? [`MCP Registry: listed as ${registry.name} (${registry.lookup}).`] : []),
-    '',
-    `${VERSION_POLICY_TITLE}: ${versionPolicyText()}`,
+    `Price: ${PRICE.display} per paid call, paid per call over HTTP 402 (no account, no key); the free catalogue and foundational rules cost nothing. How to pay, receipts, refunds and what each refusal means are under "Paying", after what is sold.`,
     '',
     ...situationLines(catalogue, urls),
     '',
-    '## Free',
-    ...routeLines('free'),
-    '',
     '## Paid',
     ...routeLines('paid'),
+    '',
+    '## Free',
+    ...routeLines('free'),
     '',
     '## MCP tools',
     ...MCP_TOOLS.map((t) =>
       link(MCP_CARD_PATH, t.name, `${t.route.access === 'paid' ? PRICE.display : 'free'}; ${t.description}`),
     ),
+    ...(registry ? ['', `MCP Registry: listed as ${registry.name} (${registry.lookup}).`] : []),
     '',
     '## MCP resources',
     ...resources.map(
       (r) => `- [${r.name}](${r.uri}): free (resources/read, or GET this address); ${r.description}`,
     ),
+    '',
+    '## Paying',
+    `Paying: every paid call costs ${PRICE.display}. Call it unpaid, get 402 with a WWW-Authenticate: Payment challenge (method stripe, intent charge, amount ${PRICE.amount}, currency ${PRICE.currency}), pay it, repeat the same call with Authorization: Payment <credential>. The 200 carries a Payment-Receipt header. Malformed parameters answer 400 and empty filters 404, both before any challenge, so they are never charged.`,
+    `Payment token: ${PAYMENT_TOKEN_HOW_TO}`,
+    `Receipts: ${RECEIPT_POLICY}`,
+    `Your money: ${MONEY_BACK_POLICY}`,
+    `Refusals: ${RETRYABLE_POLICY}`,
+    '',
+    `## ${VERSION_POLICY_TITLE}`,
+    `${VERSION_POLICY_TITLE}: ${versionPolicyText()}`,
     '',
     '## Optional',
     link('/pricing/', 'Pricing index page', 'human-readable pricing index with charts'),

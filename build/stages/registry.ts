@@ -31,12 +31,31 @@ export const REGISTRY_API = 'https://registry.modelcontextprotocol.io/v0/servers
 const SERVER_PART = 'rules'
 
 /**
- * The entry's name: the service's host in reverse-DNS order, a slash, the server's own name. HTTP
- * proof grants exactly that namespace (not subdomains), and the proof is served by the same host as
- * /mcp, so the name always follows BASE_URL. The server card carries the same name.
+ * The namespace a host stands for. A DNS name reads in reverse-DNS order (rules.example.org is
+ * org.example.rules): HTTP proof grants exactly that namespace, not subdomains. An IP address has no
+ * DNS order to reverse (127.0.0.1 reversed reads as the unrelated 1.0.0.127), so an IPv4 address
+ * stays as written and an IPv6 one is written out in full with dashes (a name takes no colons).
+ */
+export function hostNamespace(hostname: string): string {
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(hostname)) return hostname
+  if (hostname.startsWith('[')) {
+    // URL has already compressed it (no embedded IPv4 form): expand the one `::`.
+    const [head = '', tail] = hostname.slice(1, -1).split('::')
+    const left = head ? head.split(':') : []
+    const right = tail ? tail.split(':') : []
+    const zeros = tail === undefined ? [] : Array(8 - left.length - right.length).fill('0')
+    return [...left, ...zeros, ...right].join('-')
+  }
+  return hostname.split('.').reverse().join('.')
+}
+
+/**
+ * The entry's name: the namespace of the service's host, a slash, the server's own name. The proof
+ * is served by the same host as /mcp, so the name always follows BASE_URL. The server card carries
+ * the same name.
  */
 export function registryName(urls: ServiceUrls): string {
-  return `${new URL(urls.base_url).hostname.split('.').reverse().join('.')}/${SERVER_PART}`
+  return `${hostNamespace(new URL(urls.base_url).hostname)}/${SERVER_PART}`
 }
 
 /** One sentence under the registry's 100-character limit. */
@@ -137,7 +156,7 @@ export function registryBreaks(entry: ServerJson, urls: ServiceUrls, publicBuild
       problems.push(`remote ${remote.url} is a template; this server has no variables`)
   if (!publicBuild) return problems
   const host = new URL(urls.base_url).hostname
-  const namespace = host.split('.').reverse().join('.')
+  const namespace = hostNamespace(host)
   if (!entry.name.startsWith(`${namespace}/`))
     problems.push(
       `name ${entry.name} is outside ${namespace}/, the only namespace HTTP proof on ${host} grants`,

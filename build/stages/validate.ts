@@ -30,6 +30,7 @@ import { revertSpecBreaks, revertTextBreaks } from '../checks/revert-speed.js'
 import { appliesWhenIssues, FACTS_FILE, factListBreaks, scenarioBreaks } from '../checks/situation-checks.js'
 import { checkDefinitions, checkUnused, renderThresholds } from '../checks/thresholds.js'
 import { priceAppearsIn } from '../pricing/price-in-quote.js'
+import { originBreaks } from '../pricing/price-origin.js'
 import { footingBreaks } from '../pricing/pricing-footing.js'
 import { sourceBreaks } from '../pricing/pricing-sources.js'
 import type { RawContent, RawFile } from './collect.js'
@@ -52,7 +53,7 @@ export interface Content {
   corrections: Correction[]
 }
 
-/** How many items of each kind the inventory must hold (SPEC.md); null skips a count. */
+/** How many items of each kind the inventory must hold (schema/CONTRACT.md §1.2); null skips a count. */
 export interface ExpectedCounts {
   foundational: number | null
   paid: number | null
@@ -344,6 +345,8 @@ function checkPrices(rows: Parsed<PricingRow>[], issues: BuildIssue[]) {
     }
     for (const b of footingBreaks(value)) issues.push({ file, ...b })
     for (const b of sourceBreaks(value)) issues.push({ file, ...b })
+    for (const { rule, ...b } of originBreaks(value))
+      issues.push({ file, ...b, problem: `footing rule ${rule}: ${b.problem}` })
   }
 }
 

@@ -5,6 +5,7 @@
  * Free tools answer directly; paid tools settle in band through the same payment core as HTTP; the
  * free documents are also resources.
  */
+
 import {
   createMcpHandler,
   isLegacyRequest,
@@ -13,9 +14,10 @@ import {
   Server,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server'
+import { CHALLENGE_TTL_MS } from '../../schema/config.js'
 import { MCP_INSTRUCTIONS, PAYMENT_CAPABILITY } from '../../schema/mcp-tools.js'
 import { SERVICE_VERSION } from '../../schema/routes.js'
-import { CHALLENGE_TTL_MS, paymentConfig } from '../config.js'
+import { paymentConfig } from '../config.js'
 import { prepare } from '../datasets/prepare.js'
 import { checkParams } from '../datasets/query.js'
 import type { Env } from '../env.js'

@@ -12,12 +12,14 @@ import { type Binding, opaqueBinds, opaqueFor } from './binding.js'
 import type { Challenge } from './challenge.js'
 import { challengeId, sameId } from './challenge-id.js'
 import type { Credential } from './credential.js'
+import type { EvmConfig } from './evm/config.js'
 import type { PaymentLedger } from './ledger.js'
 import { paymentIdentity } from './payment-identity.js'
 import { type Refusal, refusal } from './problems.js'
 import type { ProcessorConfig } from './processor.js'
 import type { Receipt } from './receipt.js'
 import type { OrphanLedger } from './reconciler.js'
+import { ledgerRefusal } from './settle-refusal.js'
 import type { KeptAnswer, SettleResult } from './settlement.js'
 import type { ReceiptKeys } from './signed-receipt.js'
 
@@ -28,6 +30,8 @@ export interface PaymentConfig {
   processor: ProcessorConfig
   challengeTtlMs: number
   receipts: ReceiptKeys
+  /** The wallet rail (method "evm" and x402), when the deployment names a recipient. */
+  evm?: EvmConfig
 }
 
 export const METHOD = 'stripe'
@@ -176,6 +180,7 @@ export async function verifyAndSettle(
   const result = await ledger.settle(echoed.id, {
     payment: paymentIdentity(echoed.id, spt),
     legacyDigest,
+    method: METHOD,
     spt,
     amount: PRICE.amount,
     currency: PRICE.currency,
@@ -187,52 +192,5 @@ export async function verifyAndSettle(
     ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
   })
   if (result.ok) return result
-  if (result.newIntent) await attempts.leftUnfinished()
-  switch (result.reason) {
-    case 'used':
-      return refuse('invalid-challenge', result.detail)
-    case 'another-token':
-      // Never a challenge: a client that pays whatever it is handed would pay this answer twice.
-      return refuse('payment-already-accepted', result.detail, { retryable: false })
-    case 'accepted':
-      return refuse('payment-already-accepted', result.detail, {
-        retryable: result.resendable ? 'same-credential' : false,
-      })
-    case 'expired':
-      return refuse('payment-expired', result.detail)
-    case 'requires_action':
-      // The payment may still complete: the challenge it answers goes back, never a fresh one. A
-      // second credential for it is refused before any charge.
-      // The faces add the route's description (asIssued), so it goes back exactly as issued.
-      return refuse('payment-action-required', result.detail, {
-        challenge: {
-          id: echoed.id,
-          realm: echoed.realm,
-          method: echoed.method,
-          intent: echoed.intent,
-          request,
-          expires: echoed.expires,
-          opaque: echoed.opaque,
-        },
-      })
-    case 'declined':
-      if (result.fresh) await attempts.fail()
-      return refuse('verification-failed', result.detail)
-    case 'unavailable':
-      return refuse('internal-payment-error', result.detail, optionalRetryAfter(result.retryAfterS))
-    case 'refunded':
-      return refuse('payment-refunded', result.detail)
-    case 'refund-owed':
-      // Still charged: come back for the refund's id, never "pay again, nothing was charged".
-      return refuse('payment-refunded', result.detail, {
-        status: 503,
-        retryable: 'same-credential',
-        ...optionalRetryAfter(result.retryAfterS),
-      })
-    case 'limited':
-      return refuse('too-many-failed-attempts', result.detail, optionalRetryAfter(result.retryAfterS))
-  }
+  return { ok: false, refusal: await ledgerRefusal(result, attempts, { ...echoed, request }) }
 }
-
-const optionalRetryAfter = (retryAfterS: number | undefined) =>
-  retryAfterS === undefined ? {} : { retryAfterS }

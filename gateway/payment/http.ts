@@ -18,7 +18,18 @@ import {
   verifyAndSettle,
 } from './charge.js'
 import { clientKey } from './client-key.js'
-import { MalformedCredential, parseAuthorization } from './credential.js'
+import { type Credential, MalformedCredential, parseAuthorization } from './credential.js'
+import { challengeFromAccepted, issueEvmChallenge } from './evm/challenge.js'
+import { type ClaimToken, payWithAuthorization, type WalletPayment } from './evm/pay.js'
+import { networkOf, x402Requirements } from './evm/request.js'
+import {
+  decodePaymentSignature,
+  encodePaymentRequired,
+  encodePaymentResponse,
+  PAYMENT_REQUIRED_HEADER,
+  PAYMENT_RESPONSE_HEADER,
+  PAYMENT_SIGNATURE_HEADER,
+} from './evm/x402-wire.js'
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_RULE, parseIdempotencyKey } from './idempotency-key.js'
 import { problemBody, type Refusal, refusal } from './problems.js'
 import type { Receipt } from './receipt.js'
@@ -37,6 +48,12 @@ export function ledgerOf(env: Env): Ledger {
     keepAnswer: (id, key, answer) => of(id).keepAnswer(key, answer),
     refundIfOrphaned: (id, intentId, now, processor) => of(id).refundIfOrphaned(intentId, id, now, processor),
   }
+}
+
+/** Claims a payment token (a wallet authorization) for one challenge, in its own ledger object. */
+export function tokenClaimsOf(env: Env): ClaimToken {
+  return (token, challengeId, keepUntil) =>
+    env.LEDGER.get(env.LEDGER.idFromName(`token:${token}`)).claimToken(challengeId, keepUntil)
 }
 
 /** The failed-attempt gate of one client, named by a hash of its key (client-key.ts), never the address. */
@@ -72,6 +89,8 @@ export type PaymentGate =
       idempotencyKey?: string
       /** A repeat of an answered request under its key: the kept answer, if it was kept. */
       repeat?: { answer?: KeptAnswer }
+      /** Headers the paid answer carries beside Payment-Receipt (x402's PAYMENT-RESPONSE). */
+      headers?: Record<string, string>
     }
   | { paid: false; response: Response; outcome: 'challenged' | 'refused' | 'rejected' }
 
@@ -81,21 +100,33 @@ export async function requirePayment(
   config: PaymentConfig,
   binding: Binding,
   description: string,
+  url = request.url,
 ): Promise<PaymentGate> {
   const header = request.headers.get('authorization')
+  const hasPayment = !!header && /^payment(\s|$)/i.test(header.trim())
+  const x402 = config.evm ? request.headers.get(PAYMENT_SIGNATURE_HEADER) : null
+  const challenge = (r: Refusal) => challengeResponse(config, binding, description, r, url)
   // HEAD never pays: it would use the credential up and deliver no body.
-  if (request.method === 'HEAD' || !header || !/^payment(\s|$)/i.test(header.trim()))
+  if (request.method === 'HEAD' || (!hasPayment && !x402))
     return {
       paid: false,
       outcome: 'challenged',
-      response: await challengeResponse(
-        config,
-        binding,
-        description,
+      response: await challenge(
         refusal(
           'payment-required',
           `this call costs ${PRICE.display}; pay the challenge and repeat the request`,
         ),
+      ),
+    }
+  if (hasPayment && x402)
+    return {
+      paid: false,
+      outcome: 'rejected',
+      response: problemResponse(
+        badRequest('send one payment: Authorization: Payment or PAYMENT-SIGNATURE, not both', {
+          field: 'PAYMENT-SIGNATURE',
+          allowed: 'absent when Authorization: Payment is sent',
+        }),
       ),
     }
   const idempotencyKey = parseIdempotencyKey(request.headers.get(IDEMPOTENCY_KEY_HEADER) ?? undefined)
@@ -112,15 +143,41 @@ export async function requirePayment(
       ),
     }
   let settlement: Awaited<ReturnType<typeof verifyAndSettle>>
+  let paidHeaders: Record<string, string> | undefined
   try {
-    settlement = await verifyAndSettle(
-      config,
-      ledgerOf(env),
-      parseAuthorization(header),
-      binding,
-      await attemptsOf(env, clientOf(request)),
-      idempotencyKey,
-    )
+    const wallet = x402
+      ? x402Payment(config, x402)
+      : walletPayment(config, parseAuthorization(header as string))
+    if (typeof wallet === 'string') settlement = { ok: false, refusal: refusal('invalid-challenge', wallet) }
+    else if (wallet && config.evm) {
+      settlement = await payWithAuthorization(
+        config,
+        config.evm,
+        ledgerOf(env),
+        tokenClaimsOf(env),
+        wallet,
+        binding,
+        await attemptsOf(env, clientOf(request)),
+        idempotencyKey,
+      )
+      if (settlement.ok && wallet.wire === 'x402')
+        paidHeaders = {
+          [PAYMENT_RESPONSE_HEADER]: encodePaymentResponse({
+            success: true,
+            transaction: settlement.receipt.reference,
+            network: networkOf(config.evm),
+            payer: wallet.authorization.from,
+          }),
+        }
+    } else
+      settlement = await verifyAndSettle(
+        config,
+        ledgerOf(env),
+        parseAuthorization(header as string),
+        binding,
+        await attemptsOf(env, clientOf(request)),
+        idempotencyKey,
+      )
   } catch (error) {
     if (!(error instanceof MalformedCredential)) throw error
     settlement = { ok: false, refusal: refusal('malformed-credential', error.message) }
@@ -131,30 +188,88 @@ export async function requirePayment(
       receipt: settlement.receipt,
       ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
       ...(settlement.repeat ? { repeat: settlement.repeat } : {}),
+      ...(paidHeaders ? { headers: paidHeaders } : {}),
     }
+  return { paid: false, outcome: 'refused', response: await challenge(settlement.refusal) }
+}
+
+/** An MPP credential for the wallet rail, or undefined for any other method (the card path's). */
+function walletPayment(config: PaymentConfig, credential: Credential): WalletPayment | undefined {
+  if (!config.evm || credential.challenge.method !== 'evm') return undefined
+  const p = credential.payload
+  if (p.type !== 'authorization')
+    throw new MalformedCredential(
+      'payload.type must be "authorization" (an EIP-3009 transferWithAuthorization)',
+    )
   return {
-    paid: false,
-    outcome: 'refused',
-    response: await challengeResponse(config, binding, description, settlement.refusal),
+    echoed: credential.challenge,
+    authorization: {
+      from: String(p.from),
+      to: String(p.to),
+      value: String(p.value),
+      validAfter: String(p.validAfter),
+      validBefore: String(p.validBefore),
+      nonce: String(p.nonce),
+    },
+    signature: p.signature,
+    wire: 'mpp',
   }
 }
 
-async function challengeResponse(config: PaymentConfig, binding: Binding, description: string, r: Refusal) {
-  // 402 bodies are application/json (SPEC.md); every other refusal is an RFC 9457 problem.
-  const headers: Record<string, string> = {
+/** An x402 payment payload, with the challenge its accepted requirements name (or why none). */
+function x402Payment(config: PaymentConfig, header: string): WalletPayment | string {
+  const payment = decodePaymentSignature(header)
+  const echoed = challengeFromAccepted(
+    config,
+    config.evm as NonNullable<PaymentConfig['evm']>,
+    payment.accepted,
+  )
+  if (typeof echoed === 'string') return echoed
+  return {
+    echoed,
+    authorization: payment.authorization,
+    signature: payment.signature,
+    wire: 'x402',
+    accepted: payment.accepted,
+  }
+}
+
+async function challengeResponse(
+  config: PaymentConfig,
+  binding: Binding,
+  description: string,
+  r: Refusal,
+  url: string,
+) {
+  // 402 bodies are application/json (schema/CONTRACT.md §7); every other refusal is an RFC 9457 problem.
+  const headers = new Headers({
     'content-type': r.status === 402 ? 'application/json' : 'application/problem+json',
     'cache-control': 'no-store',
-  }
+  })
   // Only a 402 carries a challenge, and a fresh one only when paying again is the remedy. A pending
   // payment (503) keeps the credential retryable, a client over its failure limit (429) must wait,
   // and a settled credential (409) must never pay again.
+  const fresh = r.status === 402 && !r.challenge
   const challenge =
     r.status === 402
       ? r.challenge
         ? asIssued(r.challenge, description)
         : await issueChallenge(config, binding, description)
       : undefined
-  if (challenge) headers['www-authenticate'] = formatChallenge(challenge)
-  if (r.retryAfterS !== undefined) headers['retry-after'] = String(r.retryAfterS)
+  if (challenge) headers.append('www-authenticate', formatChallenge(challenge))
+  // The same price in USDC beside the card: a second challenge, and the same offer on the x402 wire.
+  if (fresh && config.evm) {
+    const wallet = await issueEvmChallenge(config, config.evm, binding, description)
+    headers.append('www-authenticate', formatChallenge(wallet))
+    headers.set(
+      PAYMENT_REQUIRED_HEADER,
+      encodePaymentRequired({
+        resource: { url, description, mimeType: 'application/json' },
+        accepts: [x402Requirements(config.evm, wallet)],
+        error: r.detail,
+      }),
+    )
+  }
+  if (r.retryAfterS !== undefined) headers.set('retry-after', String(r.retryAfterS))
   return new Response(JSON.stringify(problemBody(r, challenge?.id)), { status: r.status, headers })
 }

@@ -15,6 +15,7 @@
  */
 import { DurableObject } from 'cloudflare:workers'
 import { creationWindow } from './creation-window.js'
+import { type WalletSettlement, walletCharge, walletReconcile } from './evm/settle.js'
 import { type OrphanOutcome, orphanVerdict } from './orphans.js'
 import {
   createPaymentIntent,
@@ -44,7 +45,11 @@ export interface SettleInput {
   payment: string
   /** The digest records written before `payment` were keyed on, to recognise their credential. */
   legacyDigest?: string
+  /** The payment method, as the receipt names it. */
+  method: string
   spt: string
+  /** A payment settled through a facilitator rather than the card processor: how to settle it. */
+  wallet?: WalletSettlement
   amount: string
   currency: string
   realm: string
@@ -161,7 +166,10 @@ export class PaymentLedger extends DurableObject {
       }
       await this.ctx.storage.put('record', claimed)
       await this.ctx.storage.setAlarm(input.expiresAt + RECORD_RETENTION_MS)
-      return this.record(input, claimed, await createPaymentIntent(input.processor, input), true)
+      const first = input.wallet
+        ? await walletCharge(input.wallet)
+        : await createPaymentIntent(input.processor, input)
+      return this.record(input, claimed, first, true)
     }
     // Another token for this challenge: never charged; only a refused payment leaves it free to pay.
     if (!samePayment(record, input)) return record.state === 'refused' ? used() : anotherToken(record)
@@ -193,6 +201,8 @@ export class PaymentLedger extends DurableObject {
 
   /** Asks the processor what became of a pending payment, through consistent reads only. */
   private async reconcile(input: SettleInput, record: LedgerRecord): Promise<ProcessorOutcome> {
+    // The chain, not a search, knows whether an authorization was used.
+    if (input.wallet) return walletReconcile(input.wallet, input.now)
     const known = record.intentId
       ? await retrievePaymentIntent(input.processor, record.intentId)
       : await findPaymentIntent(
@@ -264,7 +274,7 @@ export class PaymentLedger extends DurableObject {
       case 'succeeded': {
         const receipt: Receipt = {
           status: 'success',
-          method: 'stripe',
+          method: input.method,
           timestamp: new Date(input.now).toISOString(),
           reference: outcome.id,
           challengeId: input.challengeId,
@@ -368,6 +378,19 @@ export class PaymentLedger extends DurableObject {
         refund: { id: refund.id, at: new Date(now).toISOString() },
       })
     return 'refunded-now'
+  }
+
+  /**
+   * Claims this object's payment token (one EIP-3009 authorization) for `challengeId`, durably,
+   * before any settlement: the challenge that claimed it first, which may be another.
+   */
+  async claimToken(challengeId: string, keepUntil: number): Promise<string> {
+    const claimed = await this.ctx.storage.get<string>('token-claim')
+    if (claimed !== undefined) return claimed
+    await this.ctx.storage.put('token-claim', challengeId)
+    // Kept past the token's own validity, then dropped with the object (alarm(): no record).
+    await this.ctx.storage.setAlarm(keepUntil + RECORD_RETENTION_MS)
+    return challengeId
   }
 
   /** The scheduled reconciler's cursor, kept only by the one object reconciler-store.ts names. */

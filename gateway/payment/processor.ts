@@ -70,7 +70,7 @@ interface StripeJson {
   status?: unknown
   data?: unknown
   has_more?: unknown
-  error?: { code?: unknown; type?: unknown }
+  error?: { code?: unknown; type?: unknown; param?: unknown }
 }
 
 async function call(
@@ -147,14 +147,55 @@ function classifyAnswer(answer: Answer): ProcessorOutcome {
   return { kind: 'declined', detail: `the processor refused the token (${code ?? 'payment_failed'})` }
 }
 
+/**
+ * Where the granted token goes in the create call, in the order tried. Stripe documents the nested
+ * form (changelog 2026-04-22); the MPP Stripe method and mppx send it at the top level. Stripe
+ * rejects an unknown parameter (400 `parameter_unknown`) before the endpoint runs and stores no
+ * result under the idempotency key, so sending the other form under the same key cannot charge twice.
+ */
+export const TOKEN_FIELDS = [
+  'payment_method_data[shared_payment_granted_token]',
+  'shared_payment_granted_token',
+] as const
+type TokenField = (typeof TOKEN_FIELDS)[number]
+
+/** The form the processor last accepted, tried first from then on (one extra call per isolate at most). */
+let acceptedField: TokenField = TOKEN_FIELDS[0]
+
+function refusesField(answer: Answer, field: TokenField): boolean {
+  return (
+    answer.ok &&
+    answer.status === 400 &&
+    answer.json.error?.code === 'parameter_unknown' &&
+    answer.json.error.param === field
+  )
+}
+
 export async function createPaymentIntent(
   config: ProcessorConfig,
   req: IntentRequest,
 ): Promise<ProcessorOutcome> {
-  const body = new URLSearchParams({
+  const order = [acceptedField, ...TOKEN_FIELDS.filter((f) => f !== acceptedField)]
+  let answer: Answer = { ok: false, detail: 'no token form was tried' }
+  for (const field of order) {
+    answer = await call(config, '/v1/payment_intents', {
+      method: 'POST',
+      body: intentBody(req, field),
+      idempotencyKey: idempotencyKey(req.challengeId, req.spt),
+    })
+    if (!refusesField(answer, field)) {
+      if (answer.ok && answer.status < 400) acceptedField = field
+      break
+    }
+  }
+  return classifyAnswer(answer)
+}
+
+function intentBody(req: IntentRequest, tokenField: TokenField): URLSearchParams {
+  return new URLSearchParams({
     amount: req.amount,
     currency: req.currency,
-    shared_payment_granted_token: req.spt,
+    [tokenField]: req.spt,
     confirm: 'true',
     'automatic_payment_methods[enabled]': 'true',
     'automatic_payment_methods[allow_redirects]': 'never',
@@ -162,13 +203,6 @@ export async function createPaymentIntent(
     'metadata[machine_payment]': 'true',
     'metadata[realm]': req.realm,
   })
-  return classifyAnswer(
-    await call(config, '/v1/payment_intents', {
-      method: 'POST',
-      body,
-      idempotencyKey: idempotencyKey(req.challengeId, req.spt),
-    }),
-  )
 }
 
 export async function retrievePaymentIntent(config: ProcessorConfig, id: string): Promise<ProcessorOutcome> {

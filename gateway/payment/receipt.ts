@@ -5,9 +5,10 @@ import { encodeText } from '../../schema/base64url.js'
 
 export interface Receipt {
   status: 'success'
-  method: 'stripe'
+  /** The payment method: `stripe` (card) or `evm` (wallet, on either wire). */
+  method: string
   timestamp: string
-  /** The PaymentIntent id at the processor. */
+  /** The settlement: the PaymentIntent id at the processor, or the wallet transfer's transaction hash. */
   reference: string
   challengeId: string
   /** What was charged, as the challenge offered it. */

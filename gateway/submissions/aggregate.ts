@@ -170,7 +170,7 @@ const medianMemo = new Map<string, { rows: number; median: number | null; at: nu
 const LARGE_COUNT = 1000
 const MEDIAN_TTL_MS = 60_000
 
-/** The Contributions object of SPEC.md: counts, models and the medians the disclosure rule allows. */
+/** The Contributions object of schema/CONTRACT.md §2.7: counts, models and the medians the disclosure rule allows. */
 export async function readContributions(db: D1Database): Promise<Contributions> {
   const [countRows, distinctRows] = await db.batch([
     db.prepare(READ_COUNTS_SQL),

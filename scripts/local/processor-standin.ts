@@ -20,7 +20,9 @@
  * Tokens (see README): `spt_test_<anything>` pays once; `…decline…` is declined; `…action…` needs
  * an extra step; `…processing…` is processing; `…timeout…` never answers; `…error…` is an outage
  * (500, nothing charged); `…lost…` charges, then answers 500; `…stall…` is held until released
- * (or `stallMs`), then pays.
+ * (or `stallMs`), then pays. The token rides in `payment_method_data[shared_payment_granted_token]`
+ * (Stripe's documented form) or top-level `shared_payment_granted_token` (the MPP method's);
+ * `…nestedonly…` and `…toplevelonly…` refuse the other form as an unknown parameter.
  *
  * Test helpers: `POST /v1/test_helpers/shared_payment/granted_tokens` mints a test token (as
  * Stripe's test helper does); `POST /__standin/seed` adds many intents at once with chosen `created`
@@ -72,6 +74,8 @@ export interface StandinLedger {
   refunds: Map<string, string[]>
   /** Every authenticated API request (creates, reads, lists, searches, refunds): what a caller costs. */
   apiCalls: number
+  /** The field each create call carried its token in, in order, by token. */
+  tokenFields: Record<string, string[]>
 }
 
 export interface ProcessorStandin {
@@ -89,7 +93,11 @@ export interface StandinOptions {
   searchLagMs?: number
 }
 
-type Answer = { status: number; body: unknown }
+const NESTED_TOKEN = 'payment_method_data[shared_payment_granted_token]'
+const TOP_LEVEL_TOKEN = 'shared_payment_granted_token'
+
+/** `unstored`: refused in validation, before the endpoint runs, so nothing is kept under the key. */
+type Answer = { status: number; body: unknown; unstored?: true }
 
 export async function startProcessorStandin(options: StandinOptions = {}): Promise<ProcessorStandin> {
   const { port = 0, host = '127.0.0.1', stallMs = DEFAULT_STALL_MS } = options
@@ -102,6 +110,7 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
     replays: 0,
     refunds: new Map(),
     apiCalls: 0,
+    tokenFields: {},
   }
   const refunds = new Map<string, Refund>()
   /** When each intent was created (ms), for the search lag. */
@@ -135,6 +144,7 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
         stalled: [...stalled.keys()],
         refunds: Object.fromEntries(ledger.refunds),
         apiCalls: ledger.apiCalls,
+        tokenFields: ledger.tokenFields,
         intents: intents.size,
         searchLagMs,
       })
@@ -230,7 +240,7 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
     running.add(key)
     try {
       const answer = await operation(new URLSearchParams(raw), res)
-      if (answer) answers.set(key, { ...answer, params: raw })
+      if (answer && !answer.unstored) answers.set(key, { ...answer, params: raw })
     } finally {
       running.delete(key)
     }
@@ -429,7 +439,9 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
     res: ServerResponse,
     receivedAt: number,
   ): Promise<Answer | null> {
-    const token = params.get('shared_payment_granted_token') ?? ''
+    const refused = unknownTokenField(params)
+    if (refused) return refused
+    const token = params.get(NESTED_TOKEN) ?? params.get(TOP_LEVEL_TOKEN) ?? ''
     const amount = Number(params.get('amount'))
     if (!Number.isInteger(amount) || amount < 50 || !params.get('currency'))
       return invalid('amount must be an integer of at least 50 and currency is required')
@@ -469,6 +481,35 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
         body: { error: { type: 'api_error', message: 'stand-in failure after the charge' } },
       }
     return { status: 200, body: pi }
+  }
+
+  /**
+   * Stripe's answer to a parameter its API version does not know: a 400 raised before anything
+   * runs. A `…nestedonly…` token plays a Stripe that knows only the documented nested field, a
+   * `…toplevelonly…` token one that knows only the MPP method's top-level field.
+   */
+  function unknownTokenField(params: URLSearchParams): Answer | undefined {
+    const token = params.get(NESTED_TOKEN) ?? params.get(TOP_LEVEL_TOKEN) ?? ''
+    const field = params.has(NESTED_TOKEN) ? NESTED_TOKEN : TOP_LEVEL_TOKEN
+    ledger.tokenFields[token] = [...(ledger.tokenFields[token] ?? []), field]
+    const refusedName = token.includes('nestedonly')
+      ? TOP_LEVEL_TOKEN
+      : token.includes('toplevelonly')
+        ? NESTED_TOKEN
+        : undefined
+    if (!refusedName || !params.has(refusedName)) return undefined
+    return {
+      status: 400,
+      body: {
+        error: {
+          type: 'invalid_request_error',
+          code: 'parameter_unknown',
+          param: refusedName,
+          message: `Received unknown parameter: ${refusedName}`,
+        },
+      },
+      unstored: true,
+    }
   }
 
   function newIntent(params: URLSearchParams, amount: number, status: string, now: number): Intent {

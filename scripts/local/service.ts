@@ -11,6 +11,13 @@ import { join } from 'node:path'
 import { unstable_readConfig } from 'wrangler'
 import { build } from '../../build/index.js'
 import { LOCAL_URLS, type ServiceUrls, STANDIN_SECRET } from '../../schema/config.js'
+import {
+  type FacilitatorOptions,
+  type FacilitatorStandin,
+  LOCAL_RECIPIENT,
+  LOCAL_TOKEN,
+  startFacilitatorStandin,
+} from './facilitator-standin.js'
 import { type RunningWorkers, startLocalWorkers } from './local-workers.js'
 import { type ProcessorStandin, type StandinOptions, startProcessorStandin } from './processor-standin.js'
 
@@ -29,6 +36,8 @@ export interface ServiceOptions {
   verbose?: boolean
   /** Processor stand-in options, e.g. how long a stall token is held. */
   processor?: StandinOptions
+  /** Facilitator stand-in options, e.g. how long a stalled settlement is held. */
+  facilitator?: FacilitatorOptions
   /** Another gateway config (the benchmark's, with a pure static asset path). */
   gatewayConfig?: string
   /** workerd exited on its own: npm start reports it and exits; tests fail loudly. */
@@ -38,6 +47,8 @@ export interface ServiceOptions {
 export interface RunningService {
   url: string
   processor: ProcessorStandin
+  /** The x402 facilitator stand-in and its chain (the wallet rail). */
+  facilitator: FacilitatorStandin
   /** The workerd processes serving it (for the benchmark's CPU accounting). */
   runtimePids(): number[]
   /** Stops the Workers only, leaving state and the stand-in: for restart tests. */
@@ -63,7 +74,15 @@ export function localUrls(port: number): ServiceUrls {
 }
 
 /** Vars that name where this service is: set from its port, never taken from the environment. */
-const ADDRESS_VARS = new Set(['ENVIRONMENT', 'BASE_URL', 'SITE_URL', 'REGISTER_URL', 'PROCESSOR_URL'])
+const ADDRESS_VARS = new Set([
+  'ENVIRONMENT',
+  'BASE_URL',
+  'SITE_URL',
+  'REGISTER_URL',
+  'PROCESSOR_URL',
+  'FACILITATOR_URL',
+  'EVM_RPC_URL',
+])
 
 /**
  * The vars of a Worker's config that the environment sets, as a deployed Worker takes its vars:
@@ -139,6 +158,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const publicDir = join(stateDir, 'public')
   await build({ contentDir: 'content', outDir: 'dist', publicDir, urls })
   const processor = await startProcessorStandin(options.processor)
+  const facilitator = await startFacilitatorStandin(options.facilitator)
   const submissionsVars = {
     SUBMITTER_SALT: await localSecret(stateDir, 'submitter-salt'),
     // Aggregates a few seconds old, not a day: a local user sees their row counted soon.
@@ -155,6 +175,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     REALM: `127.0.0.1:${port}`,
     PROCESSOR_URL: processor.url,
     PROCESSOR_SECRET: STANDIN_SECRET,
+    // The wallet rail pays the stand-in chain's test USDC (Base Sepolia's address and domain).
+    EVM_CHAIN_ID: String(LOCAL_TOKEN.chainId),
+    EVM_TOKEN: LOCAL_TOKEN.address,
+    EVM_TOKEN_NAME: LOCAL_TOKEN.name,
+    EVM_TOKEN_VERSION: LOCAL_TOKEN.version,
+    EVM_TOKEN_DECIMALS: String(LOCAL_TOKEN.decimals),
+    EVM_RECIPIENT: LOCAL_RECIPIENT,
+    FACILITATOR_URL: facilitator.url,
+    EVM_RPC_URL: facilitator.rpcUrl,
     PAYMENT_HMAC_SECRET: await localSecret(stateDir, 'payment-hmac-secret'),
     RECEIPT_SIGNING_KEY: await localSecret(stateDir, 'receipt-signing-key.json', newSigningKey),
     ...varsFromEnvironment(gatewayConfig),
@@ -187,11 +216,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     await startWorkers()
   } catch (error) {
     await processor.close()
+    await facilitator.close()
     throw error
   }
   return {
     url: urls.base_url,
     processor,
+    facilitator,
     runtimePids: workerdChildren,
     stopWorkers,
     startWorkers,
@@ -203,6 +234,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     stop: async () => {
       await stopWorkers()
       await processor.close()
+      await facilitator.close()
     },
   }
 }

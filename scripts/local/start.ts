@@ -32,6 +32,6 @@ process.on('SIGTERM', () => void shutdown(0))
 process.on('SIGHUP', () => void shutdown(0))
 
 console.log(
-  `\nServing on ${service.url}  (state in ${stateDir}; processor stand-in at ${service.processor.url})`,
+  `\nServing on ${service.url}  (state in ${stateDir}; processor stand-in at ${service.processor.url}; x402 facilitator stand-in at ${service.facilitator.url})`,
 )
 console.log(`Try: curl ${service.url}/llms.txt   or   curl -i '${service.url}/v1/fde-lessons?topic=retry'`)

@@ -95,7 +95,7 @@ describe('build', () => {
       checklistItems: expected.gates,
     })
     expect(agents.inventory.phases).toEqual(PHASES.map((p) => p.name))
-    // SPEC.md's example topics each select at least three paid rules (what /v1/fde-lessons?topic= sells),
+    // The example topics of schema/CONTRACT.md §2.1 each select at least three paid rules (what /v1/fde-lessons?topic= sells),
     // and a deploy search finds the playbook for a deploy gone bad.
     const lessons = JSON.parse(files.get(manifestOf(files).bundles.lessons.file) as string) as RulesBundle
     for (const topic of ['retry', 'deploy', 'cache', 'verify', 'metadata', 'config', 'dns', 'preflight'])

@@ -1,5 +1,5 @@
 /**
- * The discovery documents against SPEC.md, field by field, and against each other.
+ * The discovery documents against schema/CONTRACT.md, field by field, and against each other.
  */
 
 import { mkdtemp } from 'node:fs/promises'
@@ -27,7 +27,7 @@ const json = (path: string) => JSON.parse(files.get(path) as string)
 
 describe('agents.json', () => {
   const agents = json('public/agents.json')
-  it('behavior: has the fields of SPEC.md', () => {
+  it('behavior: has the fields of schema/CONTRACT.md §2.9', () => {
     for (const field of [
       'name',
       'version',

@@ -1,13 +1,14 @@
 /**
  * What the paid pricing JSON adds over the free page (exact per-unit equivalents, each row's price
- * history, the page's stated date as a date) and freshness: rows read longer ago than the re-read
- * period are counted and marked due, on the build's as-of date. Expected values are derived from
- * the content, the corrections log and REREAD_PERIOD_DAYS, never typed.
+ * history, the page's stated date as a date, the price's as-of date) and freshness: rows whose price
+ * is as of longer ago than the re-read period (or, with no known date, read longer ago) are counted
+ * and marked due on the build's date. Expected values are derived from the content, the corrections log and REREAD_PERIOD_DAYS, never typed.
  */
 import { describe, expect, it } from 'vitest'
 import { build } from '../../build/index.js'
 import { escapeHtml } from '../../build/pages/html.js'
 import { pageStatesOn } from '../../build/pricing/page-date.js'
+import { priceAsOf } from '../../build/pricing/price-as-of.js'
 import { daysBetween, freshness, rereadDue } from '../../build/pricing/pricing-freshness.js'
 import { comparableUnit, exactEquivalents } from '../../build/pricing/unit-conversion.js'
 import { loadPricingRows } from '../../build/reread/reread-rows.js'
@@ -79,17 +80,38 @@ describe('the page states a date', () => {
   })
 })
 
+/** A dated sample for the freshness functions: read on `read_on`, with an optional page date or capture date. */
+function dated(
+  id: string,
+  read_on: string,
+  page_states_date: string | null = null,
+  copy_captured_on: string | null = null,
+) {
+  return { id, read_on, page_states_date, copy_captured_on }
+}
+
+/** The as-of date a row should show, worked out here from the row's own fields (FORMAT.md, "As-of date"). */
+function expectedAsOf(r: { page_states_date: string | null; copy_captured_on: string | null }): string {
+  return pageStatesOn(r.page_states_date) ?? r.copy_captured_on ?? 'unknown'
+}
+
+/** The day a row's age counts from: its as-of date (a month from its first day), else read_on. */
+function countsFrom(r: {
+  read_on: string
+  page_states_date: string | null
+  copy_captured_on: string | null
+}) {
+  const asOf = expectedAsOf(r)
+  return asOf === 'unknown' ? r.read_on : asOf.length === 7 ? `${asOf}-01` : asOf
+}
+
 describe('freshness', () => {
-  it('behavior: a row is due only once read_on is more than the re-read period before as_of', () => {
+  it('behavior: with no date on the page or the copy, a row is due only once read_on is more than the period old', () => {
     const readOn = '2026-10-01'
-    expect(rereadDue(readOn, plusDays(readOn, REREAD_PERIOD_DAYS))).toBe(false)
-    expect(rereadDue(readOn, plusDays(readOn, REREAD_PERIOD_DAYS + 1))).toBe(true)
+    expect(rereadDue(dated('x', readOn), plusDays(readOn, REREAD_PERIOD_DAYS))).toBe(false)
+    expect(rereadDue(dated('x', readOn), plusDays(readOn, REREAD_PERIOD_DAYS + 1))).toBe(true)
     const f = freshness(
-      [
-        { id: 'b', read_on: readOn },
-        { id: 'a', read_on: plusDays(readOn, -5) },
-        { id: 'c', read_on: plusDays(readOn, 10) },
-      ],
+      [dated('b', readOn), dated('a', plusDays(readOn, -5)), dated('c', plusDays(readOn, 10))],
       plusDays(readOn, REREAD_PERIOD_DAYS + 1),
     )
     expect(f).toEqual({
@@ -100,11 +122,39 @@ describe('freshness', () => {
     })
   })
 
-  it('behavior: the paid rows, the bundle and the page count and mark the rows due on the build date', async () => {
+  it("behavior: a date the page states, or the copy's capture date, ages the row, not the day we read it", () => {
+    const today = '2026-11-25'
+    // Read today, but the page says its prices took effect a year ago: due.
+    const stated = dated('stated', today, 'Effective December 5th, 2025')
+    expect(priceAsOf(stated)).toEqual({ as_of: '2025-12-05', as_of_source: 'page-states-date' })
+    expect(rereadDue(stated, today)).toBe(true)
+    // No page date, but the store gives the copy's capture date: that is the as-of date.
+    const captured = dated('captured', today, null, plusDays(today, -(REREAD_PERIOD_DAYS + 1)))
+    expect(priceAsOf(captured)).toEqual({
+      as_of: captured.copy_captured_on,
+      as_of_source: 'copy-captured-on',
+    })
+    expect(rereadDue(captured, today)).toBe(true)
+    expect(rereadDue({ ...captured, copy_captured_on: plusDays(today, -3) }, today)).toBe(false)
+    // The page's own date wins over the capture date; a month alone counts from its first day.
+    expect(priceAsOf(dated('both', today, 'March 2026', '2026-11-01'))).toEqual({
+      as_of: '2026-03',
+      as_of_source: 'page-states-date',
+    })
+    // Neither: unknown, never read_on.
+    expect(priceAsOf(dated('none', today))).toEqual({ as_of: 'unknown', as_of_source: 'unknown' })
+    const f = freshness([captured, stated, dated('none', today)], today)
+    expect(f.due_rows).toEqual(['stated', 'captured'])
+  })
+
+  it('behavior: the paid rows, the bundle and the page show the as-of date and count the rows due on the build date', async () => {
     const { rows } = await loadPricingRows('content')
-    const oldest = rows.map((r) => r.read_on).sort()[0] as string
-    const asOf = plusDays(oldest, REREAD_PERIOD_DAYS + 1)
-    const expectedDue = rows.filter((r) => daysBetween(r.read_on, asOf) > REREAD_PERIOD_DAYS)
+    const latestRead = rows
+      .map((r) => r.read_on)
+      .sort()
+      .at(-1) as string
+    const asOf = plusDays(latestRead, REREAD_PERIOD_DAYS + 1)
+    const expectedDue = rows.filter((r) => daysBetween(countsFrom(r), asOf) > REREAD_PERIOD_DAYS)
     expect(expectedDue.length).toBeGreaterThan(0)
     const { pricing, html } = await built(asOf)
     expect(pricing.freshness).toMatchObject({
@@ -114,25 +164,30 @@ describe('freshness', () => {
     })
     expect([...pricing.freshness.due_rows].sort()).toEqual(expectedDue.map((r) => r.id).sort())
     for (const r of pricing.rows) {
+      expect(r.as_of, r.id).toBe(expectedAsOf(r))
+      expect(r.days_since_as_of, r.id).toBe(r.as_of === 'unknown' ? null : daysBetween(countsFrom(r), asOf))
       expect(r.days_since_read, r.id).toBe(daysBetween(r.read_on, asOf))
       expect(r.reread_due, r.id).toBe(expectedDue.some((d) => d.id === r.id))
+      // The page shows the as-of date beside the read date, in the row's own source cell.
+      const cell = html.slice(html.indexOf(`id="row-${r.id}"`)).split('</tr>')[0] as string
+      expect(cell, r.id).toContain(
+        r.as_of === 'unknown' ? 'Price as of: unknown' : `Price as of <time datetime="${r.as_of}">`,
+      )
+      expect(cell, r.id).toContain(`Read <time datetime="${r.read_on}">`)
     }
     const facts = html.match(
-      /<li id="freshness"><strong>(\d+)<\/strong> due for re-read: read more than (\d+) days before/,
+      /<li id="freshness"><strong>(\d+)<\/strong> due for re-read: price as of more than (\d+) days before/,
     )
     expect(facts?.slice(1).map(Number)).toEqual([expectedDue.length, REREAD_PERIOD_DAYS])
+    const unknown = html.match(/<li id="as-of-unknown"><strong>(\d+)<\/strong>/)
+    expect(Number(unknown?.[1])).toBe(rows.filter((r) => expectedAsOf(r) === 'unknown').length)
     expect(html).toContain(`datetime="${asOf}"`)
     expect(html.match(/class="marker due"/g)?.length ?? 0).toBe(expectedDue.length)
-    // The same content read on a day within the period has nothing due.
-    const fresh = await built(
-      rows
-        .map((r) => r.read_on)
-        .sort()
-        .at(-1) as string,
-    )
-    expect(fresh.pricing.freshness.due_for_reread).toBe(
-      rows.filter((r) => rereadDue(r.read_on, fresh.pricing.freshness.as_of)).length,
-    )
+    // Built on the newest read date: a row with an old page date is still due, a row with none is not.
+    const fresh = await built(latestRead)
+    const dueFresh = rows.filter((r) => daysBetween(countsFrom(r), latestRead) > REREAD_PERIOD_DAYS)
+    expect(fresh.pricing.freshness.due_for_reread).toBe(dueFresh.length)
+    expect(dueFresh.every((r) => expectedAsOf(r) !== 'unknown')).toBe(true)
     expect(fresh.html.match(/class="marker due"/g)?.length ?? 0).toBe(fresh.pricing.freshness.due_for_reread)
   })
 })

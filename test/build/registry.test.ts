@@ -13,6 +13,7 @@ import {
   REGISTRY_AUTH_PATH,
   registryAuthRecord,
   registryBreaks,
+  registryName,
   SERVER_JSON_PATH,
   SERVER_JSON_SCHEMA,
   SERVER_JSON_SCHEMA_FILE,
@@ -86,6 +87,28 @@ describe('server.json for the MCP Registry', () => {
     expect(validate({ ...entry, description: 'x'.repeat(101) })).toBe(false)
     expect(validate({ ...entry, remotes: [{ type: 'stdio' }] })).toBe(false)
     expect(validate({ ...entry, name: 'no-slash' })).toBe(false)
+  })
+
+  it('behavior: an IP host names itself as written, never reversed; a DNS host reads in reverse-DNS order', async () => {
+    const local = await built(LOCAL_URLS)
+    const card = JSON.parse(local.files.get('public/mcp/server-card') as string) as { name: string }
+    // A loopback start: the card and the entry name the address that was started, not 1.0.0.127.
+    expect(new URL(LOCAL_URLS.base_url).hostname).toBe('127.0.0.1')
+    expect(card.name).toBe('127.0.0.1/rules')
+    expect(entryOf(local.files).name).toBe(card.name)
+    const nameOf = (base_url: string) => registryName({ ...PUBLIC, base_url })
+    expect(nameOf('http://192.0.2.10:8080')).toBe('192.0.2.10/rules')
+    expect(nameOf('http://[::1]:8787')).toBe('0-0-0-0-0-0-0-1/rules')
+    expect(nameOf('https://[2001:db8::7:1]')).toBe('2001-db8-0-0-0-0-7-1/rules')
+    expect(nameOf('http://localhost:8787')).toBe('localhost/rules')
+    expect(nameOf('https://rules.example.org')).toBe('org.example.rules/rules')
+    // Every one of them is a name the registry's pattern and extra rules take.
+    for (const base_url of ['http://[::1]:8787', 'http://[2001:db8::7:1]', 'http://192.0.2.10']) {
+      const urls = { ...PUBLIC, base_url }
+      const entry = { ...entryOf(local.files), name: registryName(urls) }
+      expect(validate(entry), JSON.stringify(validate.errors)).toBe(true)
+      expect(registryBreaks(entry, urls, false)).toEqual([])
+    }
   })
 
   it('behavior: the local build writes a schema-valid entry too (served at its well-known path)', async () => {

@@ -183,7 +183,7 @@ describe("when Stripe's search index lags behind its writes", () => {
   })
 })
 
-describe('on a busy processor account (redteam-4 M3: 20,100 other intents after the charge)', () => {
+describe('on a busy processor account (20,100 other intents created after the charge)', () => {
   const path = '/v1/fde-lessons?topic=retry'
   const MINUTE = 60_000
   const HOUR = 60 * MINUTE

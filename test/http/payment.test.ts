@@ -4,6 +4,7 @@
  */
 import { Challenge, Credential } from 'mppx'
 import { describe, expect, it } from 'vitest'
+import { CHALLENGE_TTL_MS } from '../../schema/config.js'
 import { PAYMENT_TOKEN_SUMMARY } from '../../schema/payment-token.js'
 import {
   authorization,
@@ -38,6 +39,9 @@ async function expectRefusal(response: Response, problem: string) {
   return body
 }
 
+/** How long a Link wallet gives its holder to approve a spend request: an outside fact. */
+const LINK_APPROVAL_MS = 30 * 60_000
+
 describe('unpaid calls', () => {
   for (const path of PAID_PATHS)
     it(`behavior: ${path} answers 402 with a Payment challenge`, async () => {
@@ -53,8 +57,10 @@ describe('unpaid calls', () => {
         methodDetails: { paymentMethodTypes: ['card'] },
       })
       const ttl = Date.parse(challenge.expires as string) - Date.now()
-      expect(ttl).toBeGreaterThan(4 * 60_000)
-      expect(ttl).toBeLessThanOrEqual(5 * 60_000)
+      // Long enough for a Link wallet's approval (30 minutes), and no longer than the service states.
+      expect(ttl).toBeGreaterThan(CHALLENGE_TTL_MS - 60_000)
+      expect(ttl).toBeLessThanOrEqual(CHALLENGE_TTL_MS)
+      expect(CHALLENGE_TTL_MS).toBeGreaterThanOrEqual(LINK_APPROVAL_MS)
       const body = (await r.json()) as Record<string, unknown>
       expect(body).toEqual({
         type: `${PROBLEMS}payment-required`,

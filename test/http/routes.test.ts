@@ -46,7 +46,7 @@ describe('free data', () => {
     for (const rule of filtered.rules) expect(rule.tags).toContain(tag)
   })
 
-  it('behavior: the pricing index descriptor has exactly the shape of SPEC.md', async () => {
+  it('behavior: the pricing index descriptor has exactly the shape of schema/CONTRACT.md §2.5', async () => {
     const r = await get('/v1/pricing/index')
     expect(r.status).toBe(200)
     const body = PricingIndexDescriptor.parse(await r.json())

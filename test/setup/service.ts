@@ -12,6 +12,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string
     processorUrl: string
+    /** The x402 facilitator stand-in (its chain's JSON-RPC at /rpc). */
+    facilitatorUrl: string
     /** The service's state directory (holds the local HMAC secret, for forging tests). */
     stateDir: string
   }
@@ -23,10 +25,11 @@ export default async function setup(project: TestProject) {
     // A port the OS says is free (TEST_PORT pins one), so a test run never meets a running service.
     port: process.env.TEST_PORT ? Number(process.env.TEST_PORT) : await freePort(),
     stateDir,
-    // Fault tests need a processor timeout far below the 10 s production default.
-    vars: { PROCESSOR_TIMEOUT_MS: '2000' },
+    // Fault tests need processor and facilitator timeouts far below the production defaults.
+    vars: { PROCESSOR_TIMEOUT_MS: '2000', FACILITATOR_TIMEOUT_MS: '2000' },
     // Stalled charges wait for the test to release them, however slow the machine is.
     processor: { stallMs: 10 * 60_000 },
+    facilitator: { stallMs: 10 * 60_000 },
     // Snapshots of the published aggregates every second: tests wait for the next one.
     submissionsVars: { SUBMIT_LIMIT_PER_MINUTE: '100000', AGGREGATE_SNAPSHOT_SECONDS: '1' },
     // workerd restarted under the tests: every test after it would be testing a new runtime.
@@ -36,6 +39,7 @@ export default async function setup(project: TestProject) {
   })
   project.provide('baseUrl', service.url)
   project.provide('processorUrl', service.processor.url)
+  project.provide('facilitatorUrl', service.facilitator.url)
   project.provide('stateDir', stateDir)
   return async () => {
     await service.stop()

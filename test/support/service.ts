@@ -24,6 +24,8 @@ export interface StandinLedger {
   refunds: Record<string, string[]>
   /** Every authenticated API request the stand-in answered (creates, reads, lists, searches, refunds). */
   apiCalls: number
+  /** The field each create call carried its token in, in order, by token. */
+  tokenFields: Record<string, string[]>
 }
 
 export async function processorLedger(): Promise<StandinLedger> {

@@ -3,6 +3,10 @@
  * goes when that repeat can no longer be asked for (24 h after the answer), not with the record
  * (72 h after the challenge expired), which the reconciler still needs. Inside workerd, on the real
  * Durable Object's storage and alarm.
+ *
+ * Alarms are driven, never raced: every alarm a test schedules lies in the future, so workerd never
+ * fires it by itself and runDurableObjectAlarm is what runs it. Time passing is the stored record
+ * growing older (its timestamps moved back), which is all the alarm reads of the clock.
  */
 import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
@@ -38,6 +42,16 @@ function settled(answeredAgoMs: number): LedgerRecord {
   }
 }
 
+/** The clock moves on by `ms` for this record: its timestamps move back, its alarm stays scheduled. */
+function aged(record: LedgerRecord, ms: number): LedgerRecord {
+  return {
+    ...record,
+    firstAttemptAt: record.firstAttemptAt - ms,
+    expiresAt: record.expiresAt - ms,
+    ...(record.settledAt === undefined ? {} : { settledAt: record.settledAt - ms }),
+  }
+}
+
 const answer = { body: 'x'.repeat(130_000), headers: { 'content-type': 'application/json' } }
 
 describe('the kept answer', () => {
@@ -55,11 +69,17 @@ describe('the kept answer', () => {
 
   it('behavior: past the re-send window the alarm drops the answer, keeps the record and waits for the record', async () => {
     const stub = ledger()
-    const record = settled(ANSWER_REPLAY_MS + HOUR)
-    await runInDurableObject(stub, (_, state) => state.storage.put('record', record))
+    // Answered an hour ago: the alarm keepAnswer schedules is 23 h ahead and cannot fire by itself.
+    const fresh = settled(HOUR)
+    await runInDurableObject(stub, (_, state) => state.storage.put('record', fresh))
     await stub.keepAnswer('k', answer)
-    // Its alarm is already due, so the runtime may run it first: either way it runs once, and then:
-    await runDurableObjectAlarm(stub)
+    expect(await runInDurableObject(stub, (_, state) => state.storage.getAlarm())).toBe(
+      (fresh.settledAt as number) + ANSWER_REPLAY_MS,
+    )
+    // A day passes: the re-send window has closed, the record's own time has not come.
+    const record = aged(fresh, ANSWER_REPLAY_MS)
+    await runInDurableObject(stub, (_, state) => state.storage.put('record', record))
+    expect(await runDurableObjectAlarm(stub)).toBe(true)
     const after = await runInDurableObject(stub, async (_, state) => ({
       keys: [...(await state.storage.list()).keys()],
       alarm: await state.storage.getAlarm(),
@@ -73,7 +93,7 @@ describe('the kept answer', () => {
     const record = settled(RECORD_RETENTION_MS + 2 * HOUR)
     await runInDurableObject(stub, async (_, state) => {
       await state.storage.put('record', record)
-      // Due later, so it runs when the test runs it, not on its own first (no race with the runtime).
+      // Scheduled ahead so that only runDurableObjectAlarm runs it; the alarm reads the record's age.
       await state.storage.setAlarm(Date.now() + HOUR)
     })
     expect(await runDurableObjectAlarm(stub)).toBe(true)

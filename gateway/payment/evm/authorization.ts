@@ -1,0 +1,134 @@
+/**
+ * EIP-3009 `TransferWithAuthorization`: the EIP-712 digest a buyer signs and the address that
+ * signed it, checked in the Worker with @noble/curves and @noble/hashes (the libraries viem itself
+ * uses), which cost about 14 KiB gzip against about 23 KiB for viem's tree-shaken typed-data code.
+ * Pure crypto: no RPC, no key.
+ */
+import { secp256k1 } from '@noble/curves/secp256k1'
+import { keccak_256 } from '@noble/hashes/sha3'
+
+export interface TokenDomain {
+  /** The token contract's EIP-712 domain name and version (Base USDC: "USD Coin", "2"). */
+  name: string
+  version: string
+  chainId: number
+  /** The token contract. */
+  verifyingContract: string
+}
+
+export interface TransferAuthorization {
+  from: string
+  to: string
+  value: string
+  validAfter: string
+  validBefore: string
+  /** 32 bytes, 0x-hex. */
+  nonce: string
+}
+
+const text = new TextEncoder()
+const keccak = (...parts: Uint8Array[]) => keccak_256(concat(parts))
+
+const DOMAIN_TYPE = keccak(
+  text.encode('EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)'),
+)
+const TRANSFER_TYPE = keccak(
+  text.encode(
+    'TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)',
+  ),
+)
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/
+const BYTES32 = /^0x[0-9a-fA-F]{64}$/
+const UINT = /^\d{1,78}$/
+const SIGNATURE = /^0x[0-9a-fA-F]{130}$/
+
+/** Why an authorization's fields cannot be hashed, or undefined when they can. */
+export function malformedField(a: TransferAuthorization, signature: unknown): string | undefined {
+  if (!ADDRESS.test(String(a.from))) return 'from must be a 20-byte 0x address'
+  if (!ADDRESS.test(String(a.to))) return 'to must be a 20-byte 0x address'
+  for (const name of ['value', 'validAfter', 'validBefore'] as const)
+    if (!UINT.test(String(a[name])) || BigInt(a[name]) >= 2n ** 256n)
+      return `${name} must be a uint256 in decimal digits`
+  if (!BYTES32.test(String(a.nonce))) return 'nonce must be 32 bytes of 0x hex'
+  if (typeof signature !== 'string' || !SIGNATURE.test(signature))
+    return 'signature must be a 65-byte 0x hex secp256k1 signature (r, s, v)'
+  return undefined
+}
+
+/** The EIP-712 digest of the authorization under the token's domain. */
+export function authorizationDigest(domain: TokenDomain, a: TransferAuthorization): Uint8Array {
+  const domainSeparator = keccak(
+    DOMAIN_TYPE,
+    keccak(text.encode(domain.name)),
+    keccak(text.encode(domain.version)),
+    uint(BigInt(domain.chainId)),
+    address(domain.verifyingContract),
+  )
+  const struct = keccak(
+    TRANSFER_TYPE,
+    address(a.from),
+    address(a.to),
+    uint(BigInt(a.value)),
+    uint(BigInt(a.validAfter)),
+    uint(BigInt(a.validBefore)),
+    hex(a.nonce),
+  )
+  return keccak(new Uint8Array([0x19, 0x01]), domainSeparator, struct)
+}
+
+/**
+ * The lowercased address that signed `digest`, or undefined for a signature that recovers to none.
+ * High-s signatures are refused, as the token contracts' ECDSA library refuses them.
+ */
+export function signer(digest: Uint8Array, signature: string): string | undefined {
+  const bytes = hex(signature)
+  const v = bytes[64] ?? 0
+  const recovery = v >= 27 ? v - 27 : v
+  if (recovery !== 0 && recovery !== 1) return undefined
+  try {
+    const sig = secp256k1.Signature.fromCompact(bytes.slice(0, 64))
+    if (sig.hasHighS()) return undefined
+    const point = sig.addRecoveryBit(recovery).recoverPublicKey(digest)
+    const hash = keccak_256(point.toRawBytes(false).slice(1))
+    return `0x${toHex(hash.slice(12))}`
+  } catch {
+    return undefined
+  }
+}
+
+function uint(n: bigint): Uint8Array {
+  const out = new Uint8Array(32)
+  for (let i = 31; i >= 0 && n > 0n; i--) {
+    out[i] = Number(n & 0xffn)
+    n >>= 8n
+  }
+  return out
+}
+
+function address(a: string): Uint8Array {
+  const out = new Uint8Array(32)
+  out.set(hex(a), 12)
+  return out
+}
+
+function hex(s: string): Uint8Array {
+  const body = s.slice(2)
+  const out = new Uint8Array(body.length / 2)
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(body.slice(i * 2, i * 2 + 2), 16)
+  return out
+}
+
+export function toHex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
+  let at = 0
+  for (const p of parts) {
+    out.set(p, at)
+    at += p.length
+  }
+  return out
+}

@@ -1,0 +1,135 @@
+/**
+ * Pays a request with an EIP-3009 authorization, on either wire: the MPP `evm` credential
+ * (`Authorization: Payment`) or the x402 payment payload (`PAYMENT-SIGNATURE`). Order, as for the
+ * card: the challenge (HMAC, offer, request binding) → the authorization (Worker check) → the
+ * authorization claimed for this challenge (durably, across both wires) → the ledger, which claims
+ * the challenge and only then settles through the facilitator.
+ */
+import { canonicalize } from '../../../schema/jcs.js'
+import { type Binding, opaqueBinds } from '../binding.js'
+import type { Challenge } from '../challenge.js'
+import { challengeId, sameId } from '../challenge-id.js'
+import type { AttemptGate, Ledger, PaymentConfig, Settlement } from '../charge.js'
+import { paymentIdentity } from '../payment-identity.js'
+import { refusal } from '../problems.js'
+import { ledgerRefusal } from '../settle-refusal.js'
+import type { TransferAuthorization } from './authorization.js'
+import { encodedEvmRequest } from './challenge.js'
+import { challengeNonce, checkAuthorization } from './check.js'
+import type { EvmConfig } from './config.js'
+import { atomicAmount, EVM_METHOD, x402Requirements } from './request.js'
+
+/** Claims one authorization for one challenge; answers the challenge that holds it. */
+export type ClaimToken = (token: string, challengeId: string, keepUntil: number) => Promise<string>
+
+export interface WalletPayment {
+  /** The challenge the payment answers, with its request as issued (a string). */
+  echoed: Challenge
+  authorization: TransferAuthorization
+  signature: unknown
+  /** `mpp`: the nonce must be the challenge's hash. `x402`: `accepted` must be this challenge's offer. */
+  wire: 'mpp' | 'x402'
+  /** x402 only: the requirements the client echoed. */
+  accepted?: Record<string, unknown>
+}
+
+export async function payWithAuthorization(
+  config: PaymentConfig,
+  evm: EvmConfig,
+  ledger: Ledger,
+  claimToken: ClaimToken,
+  payment: WalletPayment,
+  binding: Binding,
+  attempts: AttemptGate,
+  idempotencyKey?: string,
+  now = Date.now(),
+): Promise<Settlement> {
+  const refuse = (...args: Parameters<typeof refusal>): Settlement => ({
+    ok: false,
+    refusal: refusal(...args),
+  })
+  const { echoed } = payment
+  const expected = await challengeId(config.hmacSecret, {
+    realm: echoed.realm,
+    method: echoed.method,
+    intent: echoed.intent,
+    request: echoed.request,
+    expires: echoed.expires,
+    digest: echoed.digest,
+    opaque: echoed.opaque,
+    header: echoed.header,
+  })
+  if (!sameId(expected, echoed.id))
+    return refuse('invalid-challenge', 'the challenge was not issued by this server')
+  if (
+    echoed.realm !== config.realm ||
+    echoed.method !== EVM_METHOD ||
+    echoed.intent !== 'charge' ||
+    echoed.request !== encodedEvmRequest(evm)
+  )
+    return refuse('invalid-challenge', 'the challenge does not match the current offer')
+  const requirements = x402Requirements(evm, echoed)
+  if (payment.wire === 'x402' && !sameOffer(payment.accepted, requirements))
+    return refuse(
+      'invalid-challenge',
+      'accepted must be the payment requirements offered for this request, unchanged (amount, asset, payTo, network, extra)',
+    )
+  const expiresAt = echoed.expires ? Date.parse(echoed.expires) : Number.NaN
+  if (Number.isNaN(expiresAt)) return refuse('invalid-challenge', 'the challenge has no valid expiry')
+  if (!opaqueBinds(echoed.opaque, binding))
+    return refuse(
+      'invalid-challenge',
+      'the credential was issued for another request (path, query, tool or arguments)',
+    )
+  const checked = checkAuthorization(
+    evm,
+    payment.authorization,
+    payment.signature,
+    now,
+    payment.wire === 'mpp' ? challengeNonce(echoed.id, echoed.realm) : undefined,
+  )
+  if (!checked.ok) return refuse(checked.problem, checked.detail)
+  const { authorization, signature, token } = checked.checked
+
+  // One authorization pays one challenge, whichever wire carries it: claimed before any settlement.
+  const holder = await claimToken(token, echoed.id, Number(authorization.validBefore) * 1000)
+  if (holder !== echoed.id)
+    return refuse(
+      'invalid-challenge',
+      'this authorization was already given for another request; sign a new one for this challenge',
+    )
+  const result = await ledger.settle(echoed.id, {
+    // The payment's identity: the challenge and the authorization, nothing else of the credential.
+    payment: paymentIdentity(echoed.id, token),
+    method: EVM_METHOD,
+    spt: token,
+    amount: atomicAmount(evm.decimals),
+    currency: evm.token,
+    realm: config.realm,
+    expiresAt,
+    now,
+    processor: config.processor,
+    limitedForS: await attempts.retryAfterS(),
+    ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+    wallet: {
+      evm,
+      paymentPayload: { x402Version: 2, accepted: requirements, payload: { authorization, signature } },
+      paymentRequirements: requirements,
+      from: authorization.from,
+      nonce: authorization.nonce,
+      validBefore: authorization.validBefore,
+    },
+  })
+  if (result.ok) return result
+  return { ok: false, refusal: await ledgerRefusal(result, attempts, echoed) }
+}
+
+/** Whether echoed requirements are the offer, member for member (JCS compares them whatever the order). */
+function sameOffer(accepted: unknown, offered: unknown): boolean {
+  try {
+    return canonicalize(accepted) === canonicalize(JSON.parse(JSON.stringify(offered)))
+  } catch {
+    // Numbers JSON cannot round-trip: not what was offered.
+    return false
+  }
+}

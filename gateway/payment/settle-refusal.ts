@@ -1,0 +1,64 @@
+/**
+ * What the buyer is told when the ledger did not settle a credential, whatever the method: the
+ * ledger's reason as a payment problem, counted against the client where it cost something.
+ */
+import type { Challenge } from './challenge.js'
+import type { AttemptGate } from './charge.js'
+import { type Refusal, refusal } from './problems.js'
+import type { SettleResult } from './settlement.js'
+
+export async function ledgerRefusal(
+  result: Extract<SettleResult, { ok: false }>,
+  attempts: AttemptGate,
+  /** The challenge the credential answers, with its request as issued (a string). */
+  echoed: Challenge,
+): Promise<Refusal> {
+  if (result.newIntent) await attempts.leftUnfinished()
+  switch (result.reason) {
+    case 'used':
+      return refusal('invalid-challenge', result.detail)
+    case 'another-token':
+      // Never a challenge: a client that pays whatever it is handed would pay this answer twice.
+      return refusal('payment-already-accepted', result.detail, { retryable: false })
+    case 'accepted':
+      return refusal('payment-already-accepted', result.detail, {
+        retryable: result.resendable ? 'same-credential' : false,
+      })
+    case 'expired':
+      return refusal('payment-expired', result.detail)
+    case 'requires_action':
+      // The payment may still complete: the challenge it answers goes back, never a fresh one. A
+      // second credential for it is refused before any charge. The faces add the route's
+      // description (asIssued), so it goes back byte for byte as issued.
+      return refusal('payment-action-required', result.detail, {
+        challenge: {
+          id: echoed.id,
+          realm: echoed.realm,
+          method: echoed.method,
+          intent: echoed.intent,
+          request: echoed.request,
+          expires: echoed.expires,
+          opaque: echoed.opaque,
+        },
+      })
+    case 'declined':
+      if (result.fresh) await attempts.fail()
+      return refusal('verification-failed', result.detail)
+    case 'unavailable':
+      return refusal('internal-payment-error', result.detail, optionalRetryAfter(result.retryAfterS))
+    case 'refunded':
+      return refusal('payment-refunded', result.detail)
+    case 'refund-owed':
+      // Still charged: come back for the refund's id, never "pay again, nothing was charged".
+      return refusal('payment-refunded', result.detail, {
+        status: 503,
+        retryable: 'same-credential',
+        ...optionalRetryAfter(result.retryAfterS),
+      })
+    case 'limited':
+      return refusal('too-many-failed-attempts', result.detail, optionalRetryAfter(result.retryAfterS))
+  }
+}
+
+const optionalRetryAfter = (retryAfterS: number | undefined) =>
+  retryAfterS === undefined ? {} : { retryAfterS }

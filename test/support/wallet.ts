@@ -1,0 +1,135 @@
+/**
+ * Helpers for wallet-rail tests: a buyer with a freshly generated key, the facilitator stand-in's
+ * settlements and test controls, and hand-made EIP-3009 credentials for the refusal cases.
+ */
+import { Challenge, Credential } from 'mppx'
+import { assets } from 'mppx/evm'
+import { type Hex, keccak256, toHex } from 'viem'
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
+import { inject } from 'vitest'
+import { LOCAL_RECIPIENT, LOCAL_TOKEN } from '../../scripts/local/facilitator-standin.js'
+
+export { LOCAL_RECIPIENT, LOCAL_TOKEN }
+
+/** The local token as mppx's evm client knows it: Base Sepolia USDC, which the stand-in chain mirrors. */
+export const LOCAL_ASSET = assets.baseSepolia.USDC
+
+export const freshBuyer = (): PrivateKeyAccount => privateKeyToAccount(generatePrivateKey())
+
+export interface Settlement {
+  transaction: string
+  from: string
+  to: string
+  value: string
+  nonce: string
+  token: string
+}
+
+const facilitator = (path: string, body?: unknown) =>
+  fetch(
+    `${inject('facilitatorUrl')}${path}`,
+    body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) },
+  )
+
+/** Every settlement the stand-in chain holds from `payer`. */
+export async function settlementsFrom(payer: string): Promise<Settlement[]> {
+  const { settlements } = (await (await facilitator('/__standin/ledger')).json()) as {
+    settlements: Settlement[]
+  }
+  return settlements.filter((s) => s.from.toLowerCase() === payer.toLowerCase())
+}
+
+export async function setFault(payer: string, fault: 'stall' | 'fail' | 'lost' | 'silent' | null) {
+  await facilitator('/__standin/fault', { address: payer, fault })
+}
+export async function release(payer: string) {
+  await facilitator('/__standin/release', { address: payer })
+}
+export async function setBalance(payer: string, amount: bigint) {
+  await facilitator('/__standin/balance', { address: payer, amount: amount.toString() })
+}
+
+/** The `evm` challenge of a 402 (the second WWW-Authenticate beside the card's). */
+export function evmChallenge(response: Response) {
+  const challenge = Challenge.fromResponseList(response).find((c) => c.method === 'evm')
+  if (!challenge) throw new Error('no evm challenge')
+  return challenge
+}
+
+const TYPES = {
+  TransferWithAuthorization: [
+    { name: 'from', type: 'address' },
+    { name: 'to', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'validAfter', type: 'uint256' },
+    { name: 'validBefore', type: 'uint256' },
+    { name: 'nonce', type: 'bytes32' },
+  ],
+} as const
+
+export interface Authorization {
+  from: Hex
+  to: Hex
+  value: string
+  validAfter: string
+  validBefore: string
+  nonce: Hex
+}
+
+/** Signs an EIP-3009 authorization under a domain (the local token's unless overridden). */
+export async function sign(
+  account: PrivateKeyAccount,
+  a: Authorization,
+  domain: Partial<{ name: string; version: string; chainId: number; verifyingContract: Hex }> = {},
+) {
+  return account.signTypedData({
+    domain: {
+      name: LOCAL_TOKEN.name,
+      version: LOCAL_TOKEN.version,
+      chainId: LOCAL_TOKEN.chainId,
+      verifyingContract: LOCAL_TOKEN.address as Hex,
+      ...domain,
+    },
+    types: TYPES,
+    primaryType: 'TransferWithAuthorization',
+    message: {
+      ...a,
+      value: BigInt(a.value),
+      validAfter: BigInt(a.validAfter),
+      validBefore: BigInt(a.validBefore),
+    },
+  })
+}
+
+/** The authorization an honest MPP `evm` client signs for `challenge`, with `overrides`. */
+export function authorizationFor(
+  account: PrivateKeyAccount,
+  challenge: ReturnType<typeof evmChallenge>,
+  overrides: Partial<Authorization> = {},
+): Authorization {
+  return {
+    from: account.address,
+    to: LOCAL_RECIPIENT as Hex,
+    value: '500000',
+    validAfter: '0',
+    validBefore: String(Math.floor(Date.now() / 1000) + 300),
+    nonce: keccak256(toHex(`${challenge.id}${challenge.realm}`)),
+    ...overrides,
+  }
+}
+
+/** `Authorization: Payment …` carrying an EIP-3009 authorization for `challenge`. */
+export async function walletCredential(
+  account: PrivateKeyAccount,
+  challenge: ReturnType<typeof evmChallenge>,
+  overrides: Partial<Authorization> = {},
+  domain = {},
+) {
+  const a = authorizationFor(account, challenge, overrides)
+  return Credential.serialize(
+    Credential.from({
+      challenge,
+      payload: { type: 'authorization', ...a, signature: await sign(account, a, domain) },
+    }),
+  )
+}
