@@ -203,17 +203,24 @@ export class PaymentLedger extends DurableObject {
   private async reconcile(input: SettleInput, record: LedgerRecord): Promise<ProcessorOutcome> {
     // The chain, not a search, knows whether an authorization was used.
     if (input.wallet) return walletReconcile(input.wallet, input.now)
-    const known = record.intentId
-      ? await retrievePaymentIntent(input.processor, record.intentId)
-      : await findPaymentIntent(
-          input.processor,
-          input.challengeId,
-          creationWindow(
-            record.firstAttemptAt,
-            record.lastAttemptAt ?? record.firstAttemptAt,
-            input.processor.timeoutMs,
-          ),
-        )
+    let known: ProcessorOutcome | null
+    if (record.intentId) known = await retrievePaymentIntent(input.processor, record.intentId)
+    else {
+      const window = creationWindow(
+        record.firstAttemptAt,
+        record.lastAttemptAt ?? record.firstAttemptAt,
+        input.processor.timeoutMs,
+      )
+      // Read on from where the last retry stopped, over the same window only.
+      const walked = record.windowWalk
+      const resume =
+        walked && walked.gte === window.gte && walked.lte === window.lte ? walked.after : undefined
+      known = await findPaymentIntent(input.processor, input.challengeId, window, resume)
+      if (known?.kind === 'unknown' && known.resumeAfter && known.resumeAfter !== resume) {
+        record.windowWalk = { ...window, after: known.resumeAfter }
+        await this.ctx.storage.put('record', record)
+      }
+    }
     if (known) return known
     // The whole window in which the intent could have been created holds none for this challenge.
     // Repeat the create call under the same key (it cannot charge twice): a fresh answer is

@@ -54,7 +54,14 @@ export type ProcessorOutcome =
    * Whether money moved is unknown. `storedFailure`: the processor replayed a failure it stored
    * under this idempotency key, so the same key can never succeed.
    */
-  | { kind: 'unknown'; detail: string; storedFailure?: boolean; retryAfterS?: number }
+  | {
+      kind: 'unknown'
+      detail: string
+      storedFailure?: boolean
+      retryAfterS?: number
+      /** A walk of the creation window cut short: the next look resumes after this intent. */
+      resumeAfter?: string
+    }
 
 export const STRIPE_VERSION = '2026-07-29.preview'
 
@@ -306,24 +313,36 @@ export async function findPaymentIntent(
   config: ProcessorConfig,
   challengeId: string,
   window: CreatedWindow,
+  /** Where an earlier look at this same window stopped: the intents before it were read. */
+  startingAfter?: string,
 ): Promise<ProcessorOutcome | null> {
   let match: ListedIntent | undefined
-  const walk = await walkPaymentIntents(config, window, BUYER_WALK_PAGES, (intent) => {
-    if (intent.metadata?.challenge_id === challengeId) match = intent
-    return match !== undefined
-  })
+  const walk = await walkPaymentIntents(
+    config,
+    window,
+    BUYER_WALK_PAGES,
+    (intent) => {
+      if (intent.metadata?.challenge_id === challengeId) match = intent
+      return match !== undefined
+    },
+    startingAfter === undefined ? {} : { startingAfter },
+  )
   if (match) return classifyIntent(match)
-  if (walk.end === 'unknown') return { kind: 'unknown', detail: walk.detail }
+  const resume = walk.after ?? startingAfter
+  if (walk.end === 'unknown')
+    return { kind: 'unknown', detail: walk.detail, ...(resume ? { resumeAfter: resume } : {}) }
   if (walk.end === 'complete') return null
   const found = await searchPaymentIntent(config, challengeId)
-  if ('unknown' in found) return { kind: 'unknown', detail: found.unknown }
+  const resumeAfter = resume ? { resumeAfter: resume } : {}
+  if ('unknown' in found) return { kind: 'unknown', detail: found.unknown, ...resumeAfter }
   // The index's copy may trail the intent's state: the consistent read decides.
   if (found.id) return retrievePaymentIntent(config, found.id)
   return {
     kind: 'unknown',
     detail:
-      "too many payments were made on the processor's account around this one to list them all now, and its search has not indexed this payment yet",
+      "too many payments were made on the processor's account around this one to list them all in one request, and its search has not indexed this payment yet; each retry reads on from where the last stopped, and the payment may not exist",
     retryAfterS: SEARCH_RETRY_AFTER_S,
+    ...resumeAfter,
   }
 }
 

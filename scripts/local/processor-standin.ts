@@ -149,6 +149,20 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
         searchLagMs,
       })
     if (req.method === 'POST' && url.pathname === '/__standin/seed') return seed(url.searchParams, res)
+    // Test control: another product's seeded traffic leaves the account (so one test's volume does not
+    // stay in every later test's windows).
+    if (req.method === 'POST' && url.pathname === '/__standin/unseed') {
+      const realm = url.searchParams.get('realm')
+      if (!realm) return send(res, 400, { error: 'realm is required' })
+      const gone = byCreated.filter(
+        (pi) => pi.metadata.realm === realm && pi.metadata.challenge_id?.startsWith('seed-'),
+      )
+      for (const pi of gone) intents.delete(pi.id)
+      const kept = byCreated.filter((pi) => intents.has(pi.id))
+      byCreated.length = 0
+      byCreated.push(...kept)
+      return send(res, 200, { removed: gone.length })
+    }
     // Test control: how far search lags behind writes, e.g. `?search_lag_ms=3600000` for an outage.
     if (
       req.method === 'POST' &&
