@@ -131,6 +131,8 @@ function createServer(env: Env, ctx: ExecutionContext, request: Request, seen: C
       if (error instanceof InvalidIdempotencyKey)
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, {
           field: `_meta.${IDEMPOTENCY_KEY_META}`,
+          // Nothing was claimed: the same credential, sent again with a valid key, pays as usual.
+          retryable: 'same-credential',
         })
       throw error
     }

@@ -139,6 +139,8 @@ export async function requirePayment(
         badRequest(`Idempotency-Key must be ${IDEMPOTENCY_KEY_RULE}`, {
           field: 'Idempotency-Key',
           allowed: IDEMPOTENCY_KEY_RULE,
+          // Nothing was claimed: the same credential, sent again with a valid key, pays as usual.
+          retryable: 'same-credential',
         }),
       ),
     }

@@ -190,13 +190,50 @@ export class PaymentLedger extends DurableObject {
     if (record.state === 'settled' && record.receipt)
       return this.answerSettled({ ...record, receipt: record.receipt }, input)
     if (record.state === 'refused' && record.refusal) return record.refusal
-    if (input.now > record.expiresAt + DELIVERY_WINDOW_MS)
+    if (input.now > record.expiresAt + DELIVERY_WINDOW_MS) return this.pastWindow(input, record)
+    return this.record(input, record, await this.reconcile(input, record), false)
+  }
+
+  /**
+   * A pending payment sent again after its delivery window closed: never delivered now, and never
+   * told "nothing was charged" unless the processor's reads say so. Reads only: no create call is
+   * repeated (the processor's idempotency key may be forgotten by now, so a repeat could charge).
+   */
+  private async pastWindow(input: SettleInput, record: LedgerRecord): Promise<SettleResult> {
+    const closed = `its delivery window closed at ${new Date(record.expiresAt + DELIVERY_WINDOW_MS).toISOString()}`
+    // The chain settles a wallet payment or not at all before its authorization lapses (long before this).
+    const known = input.wallet
+      ? null
+      : record.intentId
+        ? await retrievePaymentIntent(input.processor, record.intentId)
+        : await findPaymentIntent(
+            input.processor,
+            input.challengeId,
+            creationWindow(
+              record.firstAttemptAt,
+              record.lastAttemptAt ?? record.firstAttemptAt,
+              input.processor.timeoutMs,
+            ),
+          )
+    if (known === null || known.kind === 'declined')
       return {
         ok: false,
         reason: 'expired',
-        detail: `this payment was still unsettled when its delivery window closed at ${new Date(record.expiresAt + DELIVERY_WINDOW_MS).toISOString()}; if it was charged, the charge is refunded automatically`,
+        detail: `this payment was never completed and ${closed}; nothing was charged for it`,
       }
-    return this.record(input, record, await this.reconcile(input, record), false)
+    if (known.kind === 'succeeded')
+      return {
+        ok: false,
+        reason: 'refund-owed',
+        detail: `this payment was charged but ${closed}, so its answer can no longer be delivered and it is owed a full refund, which the reconciler makes (every 15 minutes); send the same credential again later to get the refund's id`,
+        retryAfterS: REFUND_RETRY_AFTER_S,
+      }
+    return {
+      ok: false,
+      reason: 'unavailable',
+      detail: `this payment is still unsettled and ${closed}, so its answer can no longer be delivered; whether it was charged is not known yet (if it was, it is refunded automatically). Send the same credential again later to learn which; do not count it as uncharged before then`,
+      retryAfterS: REFUND_RETRY_AFTER_S,
+    }
   }
 
   /** Asks the processor what became of a pending payment, through consistent reads only. */

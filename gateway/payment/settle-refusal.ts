@@ -4,6 +4,7 @@
  */
 import type { Challenge } from './challenge.js'
 import type { AttemptGate } from './charge.js'
+import { limitedRefusal } from './limited-refusal.js'
 import { type Refusal, refusal } from './problems.js'
 import type { SettleResult } from './settlement.js'
 
@@ -56,7 +57,12 @@ export async function ledgerRefusal(
         ...optionalRetryAfter(result.retryAfterS),
       })
     case 'limited':
-      return refusal('too-many-failed-attempts', result.detail, optionalRetryAfter(result.retryAfterS))
+      return limitedRefusal(
+        result.detail,
+        result.retryAfterS ?? 0,
+        Date.parse(echoed.expires ?? ''),
+        Date.now(),
+      )
   }
 }
 
