@@ -33,6 +33,7 @@ export interface Env extends EvmVars {
   STRIPE_NETWORK_ID: string
   PROCESSOR_URL: string
   PROCESSOR_TIMEOUT_MS?: string
+  PROCESSOR_SEARCH_LAG_MS?: string
   /** Secrets. */
   PROCESSOR_SECRET?: string
   PAYMENT_HMAC_SECRET?: string

@@ -24,6 +24,8 @@ import {
   type ProcessorOutcome,
   refundPaymentIntent,
   retrievePaymentIntent,
+  SEARCH_INDEX_LAG_MS,
+  searchPaymentIntent,
 } from './processor.js'
 import type { Receipt } from './receipt.js'
 import type { Recheck, RecheckKind, ReconcileCursor } from './reconciler.js'
@@ -213,15 +215,17 @@ export class PaymentLedger extends DurableObject {
               record.firstAttemptAt,
               record.lastAttemptAt ?? record.firstAttemptAt,
               input.processor.timeoutMs,
+              record.skewS,
             ),
           )
-    if (known === null || known.kind === 'declined')
+    const found = known === null && !input.wallet ? await this.searchedAfterLag(input, record) : known
+    if (found === null || found.kind === 'declined')
       return {
         ok: false,
         reason: 'expired',
         detail: `this payment was never completed and ${closed}; nothing was charged for it`,
       }
-    if (known.kind === 'succeeded')
+    if (found.kind === 'succeeded')
       return {
         ok: false,
         reason: 'refund-owed',
@@ -236,6 +240,27 @@ export class PaymentLedger extends DurableObject {
     }
   }
 
+  /**
+   * Search by challenge id where the consistent list found nothing: a hit (read back by id) is the
+   * payment; a miss counts only once the index lag has passed since the first attempt, and before
+   * that the buyer comes back (null: absent as far as both can tell).
+   */
+  private async searchedAfterLag(input: SettleInput, record: LedgerRecord): Promise<ProcessorOutcome | null> {
+    const found = await searchPaymentIntent(input.processor, input.challengeId)
+    if ('unknown' in found) return { kind: 'unknown', detail: found.unknown }
+    if (found.id) return retrievePaymentIntent(input.processor, found.id)
+    const lagMs = input.processor.searchLagMs ?? SEARCH_INDEX_LAG_MS
+    const waitMs = record.firstAttemptAt + lagMs - input.now
+    return waitMs > 0
+      ? {
+          kind: 'unknown',
+          detail:
+            "the processor's list shows no payment for this challenge, and its search has not had time to index one yet",
+          retryAfterS: Math.ceil(waitMs / 1000),
+        }
+      : null
+  }
+
   /** Asks the processor what became of a pending payment, through consistent reads only. */
   private async reconcile(input: SettleInput, record: LedgerRecord): Promise<ProcessorOutcome> {
     // The chain, not a search, knows whether an authorization was used.
@@ -247,6 +272,7 @@ export class PaymentLedger extends DurableObject {
         record.firstAttemptAt,
         record.lastAttemptAt ?? record.firstAttemptAt,
         input.processor.timeoutMs,
+        record.skewS,
       )
       // Read on from where the last retry stopped, over the same window only.
       const walked = record.windowWalk
@@ -259,6 +285,10 @@ export class PaymentLedger extends DurableObject {
       }
     }
     if (known) return known
+    // The whole window holds no intent for this challenge; search by its id must miss too, once its
+    // index has had time to catch up, before absence counts (a skewed clock misplaces the window).
+    const searched = await this.searchedAfterLag(input, record)
+    if (searched) return searched
     // The whole window in which the intent could have been created holds none for this challenge.
     // Repeat the create call under the same key (it cannot charge twice): a fresh answer is
     // definitive. Noted first, since this call may be the one that creates the intent.
@@ -295,6 +325,11 @@ export class PaymentLedger extends DurableObject {
   ): Promise<SettleResult> {
     switch (outcome.kind) {
       case 'unknown':
+        // The processor's clock as its `Date` showed it: later reads of its list widen by the skew.
+        if (outcome.skewS !== undefined && Math.abs(outcome.skewS) > Math.abs(record.skewS ?? 0)) {
+          record.skewS = outcome.skewS
+          await this.ctx.storage.put('record', record)
+        }
         return {
           ok: false,
           reason: 'unavailable',

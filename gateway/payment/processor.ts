@@ -15,7 +15,12 @@ export interface ProcessorConfig {
   url: string
   secret: string
   timeoutMs: number
+  /** How long search may trail a write before a miss counts as absence (SEARCH_INDEX_LAG_MS). */
+  searchLagMs?: number
 }
+
+/** Stripe's search index usually trails writes by under a minute: a miss counts only after this. */
+export const SEARCH_INDEX_LAG_MS = 60_000
 
 export interface IntentRequest {
   amount: string
@@ -61,6 +66,8 @@ export type ProcessorOutcome =
       retryAfterS?: number
       /** A walk of the creation window cut short: the next look resumes after this intent. */
       resumeAfter?: string
+      /** How far the processor's clock (its `Date`) ran ahead of ours, in seconds (negative: behind). */
+      skewS?: number
     }
 
 export const STRIPE_VERSION = '2026-07-29.preview'
@@ -70,7 +77,7 @@ export function idempotencyKey(challengeId: string, spt: string): string {
 }
 
 type Answer =
-  | { ok: true; status: number; json: StripeJson; replayed: boolean }
+  | { ok: true; status: number; json: StripeJson; replayed: boolean; skewS?: number }
   | { ok: false; detail: string }
 interface StripeJson {
   id?: unknown
@@ -108,11 +115,14 @@ async function call(
   }
   try {
     const json = (await response.json()) as StripeJson
+    // The processor's clock, as its own `Date` states it (whole seconds), against ours.
+    const date = Date.parse(response.headers.get('date') ?? '')
     return {
       ok: true,
       status: response.status,
       json,
       replayed: response.headers.get('idempotent-replayed') === 'true',
+      ...(Number.isNaN(date) ? {} : { skewS: Math.round((date - Date.now()) / 1000) }),
     }
   } catch {
     return { ok: false, detail: `the processor answered ${response.status} without JSON` }
@@ -141,6 +151,7 @@ function classifyAnswer(answer: Answer): ProcessorOutcome {
   if (!answer.ok) return { kind: 'unknown', detail: answer.detail }
   const { status, json, replayed } = answer
   if (status >= 200 && status < 300) return classifyIntent(json)
+  const skew = answer.skewS === undefined ? {} : { skewS: answer.skewS }
   const code = typeof json.error?.code === 'string' ? json.error.code : undefined
   // 409: a request under this key is still running; 429: rate limited; 401/403: our key; 5xx: outage.
   if (status === 409 || status === 429 || status === 401 || status === 403 || status >= 500)
@@ -148,6 +159,7 @@ function classifyAnswer(answer: Answer): ProcessorOutcome {
       kind: 'unknown',
       detail: `the processor answered ${status}${code ? ` (${code})` : ''}`,
       storedFailure: replayed && status >= 500,
+      ...skew,
     }
   if (json.error?.type === 'idempotency_error')
     return { kind: 'unknown', detail: 'the processor refused the idempotency key' }
@@ -347,7 +359,7 @@ export async function findPaymentIntent(
 }
 
 /** The intent search finds for a challenge id, if the index has it yet (Stripe search query language). */
-async function searchPaymentIntent(
+export async function searchPaymentIntent(
   config: ProcessorConfig,
   challengeId: string,
 ): Promise<{ id?: string } | { unknown: string }> {

@@ -104,6 +104,8 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
   let searchLagMs = options.searchLagMs ?? 0
   /** Refund calls still to be answered with a 500 (an outage during the reconciler's run). */
   let failRefunds = 0
+  /** How far the processor's clock runs ahead of ours (negative: behind): `created` and `Date` follow it. */
+  let clockSkewMs = 0
   const ledger: StandinLedger = {
     succeeded: new Map(),
     calls: 0,
@@ -136,6 +138,7 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://standin')
+    if (clockSkewMs) res.setHeader('date', new Date(Date.now() + clockSkewMs).toUTCString())
     if (req.method === 'GET' && url.pathname === '/__standin/ledger')
       return send(res, 200, {
         succeeded: Object.fromEntries(ledger.succeeded),
@@ -162,6 +165,17 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
       byCreated.length = 0
       byCreated.push(...kept)
       return send(res, 200, { removed: gone.length })
+    }
+    // Test control: how far the processor's clock is off ours, e.g. `?clock_skew_s=300`.
+    if (
+      req.method === 'POST' &&
+      url.pathname === '/__standin/config' &&
+      url.searchParams.has('clock_skew_s')
+    ) {
+      const skew = Number(url.searchParams.get('clock_skew_s'))
+      if (!Number.isInteger(skew)) return send(res, 400, { error: 'clock_skew_s must be whole seconds' })
+      clockSkewMs = skew * 1000
+      return send(res, 200, { clockSkewS: skew })
     }
     // Test control: how far search lags behind writes, e.g. `?search_lag_ms=3600000` for an outage.
     if (
@@ -442,7 +456,7 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
 
   async function create(params: URLSearchParams, res: ServerResponse): Promise<Answer | null> {
     ledger.calls++
-    const answer = await decide(params, res, Date.now())
+    const answer = await decide(params, res, Date.now() + clockSkewMs)
     if (answer) send(res, answer.status, answer.body)
     return answer
   }
