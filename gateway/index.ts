@@ -12,6 +12,7 @@ import { paymentConfig } from './config.js'
 import { PREPARE, prepare, retryAfter } from './datasets/prepare.js'
 import { checkParams } from './datasets/query.js'
 import type { Env } from './env.js'
+import { prefersMarkdown } from './http/accept.js'
 import { preflight, withCors } from './http/cors.js'
 import { hungUp, isHangUp } from './http/hang-up.js'
 import { jsonResponse, serializedResponse, serializeOnce } from './http/json.js'
@@ -39,7 +40,7 @@ type Handler = (req: IRequest, env: Env, ctx: ExecutionContext) => Promise<Respo
  */
 function withAcceptedFormat(route: Route, req: IRequest, entries: [string, string][]): [string, string][] {
   const rendersMarkdown = route.params.some((p) => p.name === 'format')
-  const wantsMarkdown = /(^|,)\s*text\/markdown\b/i.test(req.headers.get('accept') ?? '')
+  const wantsMarkdown = prefersMarkdown(req.headers.get('accept'))
   if (!rendersMarkdown || !wantsMarkdown || entries.some(([name]) => name === 'format')) return entries
   return [...entries, ['format', 'agents-md']]
 }
