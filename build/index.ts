@@ -10,7 +10,7 @@ import { resourceList } from '../schema/mcp-resources.js'
 import { addressBreaks } from './checks/check-addresses.js'
 import { checkBundles } from './checks/check-bundles.js'
 import { checkOpenapi } from './checks/check-openapi.js'
-import { markdownBudgetIssues } from './checks/markdown-budgets.js'
+import { markdownBudgetIssues, skillIssues } from './checks/markdown-budgets.js'
 import { landingPage } from './pages/landing-page.js'
 import { pricingPage } from './pages/pricing-page.js'
 import { todayUtc } from './pricing/pricing-freshness.js'
@@ -105,7 +105,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 
   const data = compileDatasets(content, options.asOf ?? todayUtc())
   issues.push(...checkBundles(data))
-  if (options.checkBudgets !== false) issues.push(...markdownBudgetIssues(data))
+  if (options.checkBudgets !== false)
+    issues.push(...markdownBudgetIssues(data), ...skillIssues(data, content.scenarios))
   const { files: bundles, manifest } = bundle(data)
   const api = openapi(options.urls, content.facts)
   // Compact: the document is read by machines and must stay under the 64 KB cap (check-openapi.ts).
@@ -113,7 +114,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   issues.push(...(await checkOpenapi(api, apiText)))
   if (issues.length) throw new BuildFailed(issues)
 
-  const agents = `${JSON.stringify(agentsJson(data.catalogue, options.urls, registry), null, 2)}\n`
+  const agents = `${JSON.stringify(agentsJson(data.catalogue, options.urls, registry, data.pricing.counts), null, 2)}\n`
   // The free documents as MCP resources, at the addresses of this build's static files.
   const resources = resourceList(options.urls.base_url, manifest)
   const { key, sealed } = await sealPaid(bundles, manifest)

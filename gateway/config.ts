@@ -3,6 +3,9 @@
  * take payments with the local processor stand-in, a loopback processor or a missing secret.
  */
 import { CHALLENGE_TTL_MS, STANDIN_SECRET } from '../schema/config.js'
+
+export { CHALLENGE_TTL_MS }
+
 import type { Env } from './env.js'
 import { MIN_SECRET_BYTES } from './payment/challenge-id.js'
 import type { PaymentConfig } from './payment/charge.js'

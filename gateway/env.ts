@@ -39,6 +39,8 @@ export interface Env extends EvmVars {
   PAYMENT_HMAC_SECRET?: string
   /** A private Ed25519 JWK with kid (JSON) that signs every receipt. */
   RECEIPT_SIGNING_KEY?: string
+  /** The operator's bearer secret for GET /v1/operator/wallet-owed; unset, the path does not exist. */
+  OPERATOR_TOKEN?: string
   /** Retired public keys still published at /.well-known/jwks.json: JSON [{kid, x, retired_on}]. */
   RECEIPT_RETIRED_KEYS?: string
 }

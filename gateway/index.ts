@@ -19,6 +19,7 @@ import { jsonResponse, serializedResponse, serializeOnce } from './http/json.js'
 import { notFound, problem, problemResponse } from './http/problem.js'
 import { handleMcp } from './mcp/handler.js'
 import { normaliseQuery } from './payment/binding.js'
+import { WALLET_OWED_PATH, walletOwedRoute } from './payment/evm/owed-route.js'
 import { echoedExpires, ledgerOf, PAID_CACHE_CONTROL, requirePayment } from './payment/http.js'
 import { receiptHeader } from './payment/receipt.js'
 import { reconcilerMetric, refundOrphans } from './payment/reconciler.js'
@@ -174,6 +175,12 @@ for (const route of ROUTES) {
   router[route.method === 'GET' ? 'get' : 'post'](route.path, handler)
   if (route.method === 'GET') router.head(route.path, handler)
 }
+// The operator's list of wallet payments owed back (a secret bearer; otherwise a 404 like any path).
+router.get(WALLET_OWED_PATH, (req: IRequest, env: Env) => {
+  const config = paymentConfig(env)
+  if (!config.ok) return notConfigured(config.problems)
+  return walletOwedRoute(req as unknown as Request, env, config.config)
+})
 // Same path, other method: 405 naming the allowed ones.
 router.all('*', (req: IRequest) => {
   const path = new URL(req.url).pathname

@@ -43,6 +43,19 @@ export const ActionEntry = z.strictObject({ action: Action, means: Text })
 export type ActionEntry = z.infer<typeof ActionEntry>
 export const Actions = z.array(ActionEntry).min(1)
 
+/**
+ * A common change and the action or actions that fit it (content/changes.yaml), with the facts the
+ * change itself implies: the free catalogue lists them so an agent can map its change before asking.
+ */
+export const CommonChange = z.strictObject({
+  change: Text,
+  actions: z.array(Action).min(1),
+  facts: z.record(z.string(), z.union([z.boolean(), z.number().int(), z.string()])).default({}),
+  why: Text,
+})
+export type CommonChange = z.infer<typeof CommonChange>
+export const CommonChanges = z.array(CommonChange).min(1)
+
 /** One thing a check reads, and how to read it (a command, query or API call). */
 export const CheckInput = z.strictObject({
   name: z.string().regex(/^[a-z][a-z0-9_]*$/, 'a snake_case name, e.g. ns_servers'),
@@ -125,6 +138,8 @@ export const Rule = z.strictObject({
   why: Claim,
   incident: Incident,
   constraint: Constraint,
+  /** What the rule asks when the change is an emergency fix; rendered with the statement. */
+  in_an_emergency: Text.optional(),
 })
 export type Rule = z.infer<typeof Rule>
 
@@ -135,23 +150,38 @@ export const Playbook = z.strictObject({
   phase: PhaseSlug,
   tags: z.array(Id).min(1),
   when: Text,
+  /** The actions whose situated answers name this playbook, and (optionally) in which situations. */
+  applies_to: z.array(Action).min(1, 'at least one action from actions.yaml'),
+  applies_when: AppliesWhen.optional(),
   applies_rules: z.array(Id).min(1),
   steps: z.array(PlaybookStep).min(3),
 })
 export type Playbook = z.infer<typeof Playbook>
+
+/**
+ * When a gate is checked: before the change starts, between the stages of a staged change (before
+ * it widens), or after the change (its outcome). The Markdown groups gates by it, and the build
+ * refuses a gate whose pass condition cannot hold at that time (build/checks/gate-timing.ts).
+ */
+export const GATE_TIMES = ['before', 'between-stages', 'after'] as const
+export const GateTime = z.enum(GATE_TIMES)
+export type GateTime = z.infer<typeof GateTime>
 
 /** A pre-ship gate: the failure it prevents and the concrete check that catches it. */
 export const Gate = z.strictObject({
   id: Id,
   title: Text,
   phase: PhaseSlug,
+  when: GateTime,
+  /** What the gate asks when the change is an emergency fix; rendered with the check. */
+  in_an_emergency: Text.optional(),
   tags: z.array(Id).min(1),
   prevents: Text,
   check: Text,
   /** The check in structured form, beside its prose (FORMAT.md, "A check_spec"). */
   check_spec: GateCheckSpec,
   rules: z.array(Id).default([]),
-  /** The write-up of the incident `prevents` names; the build requires it when one is named. */
+  /** The public source behind the gate (the incident `prevents` names, or the documentation). */
   source_url: HttpsUrl.optional(),
   /** The day we last read source_url (or a stored copy of it); required with it (the build checks). */
   read_on: IsoDate.optional(),
@@ -164,6 +194,68 @@ export type Gate = z.infer<typeof Gate>
  * that page has not been read yet (`pricing-page-not-read`): not a finding, and counted apart.
  */
 export const NullReason = z.enum(['not-published', 'sales-gated', 'pricing-page-not-read'])
+
+/**
+ * One model's input and output list price on a model-API row (FORMAT.md, "Model APIs as buyers
+ * compare them"), each written in `quote`, verbatim from `source_url` (the row's own when null).
+ * `per_tokens` is the token count the page prices (1,000,000 for "per 1M tokens"); the paid JSON
+ * converts it exactly to per 1M tokens.
+ */
+export const ModelPrice = z.strictObject({
+  model: Text,
+  /** What the page says of it: the cheapest current model, the one it calls its most capable, or the highest-priced it lists. */
+  role: z.enum(['cheapest', 'most-capable', 'highest-priced', 'listed']),
+  input_usd: z.number().positive(),
+  output_usd: z.number().positive(),
+  per_tokens: z
+    .number()
+    .refine(
+      (n) => Number.isInteger(n) && n > 0 && 1_000_000 % n === 0,
+      'a whole token count that divides 1,000,000 (1, 1,000 or 1,000,000)',
+    )
+    .default(1_000_000),
+  quote: Text,
+  source_url: HttpsUrl.optional(),
+})
+export type ModelPrice = z.infer<typeof ModelPrice>
+
+/** Whether a per-minute price includes one part of a call, in the vendor's words (`quotes`). */
+export const Inclusion = z.enum(['included', 'extra', 'unstated'])
+
+/** The parts of a call a per-minute voice price may or may not include, in the order shown. */
+export const MINUTE_PARTS = ['model', 'speech_in', 'speech_out', 'telephony'] as const
+
+/**
+ * What one minute of a per-minute voice price includes (FORMAT.md, "Like with like"): the model,
+ * speech in (recognition), speech out (synthesis) and telephony, each as the vendor's page says in
+ * `quotes`; `unstated` where it does not say.
+ */
+export const MinuteIncludes = z
+  .strictObject({
+    model: Inclusion,
+    speech_in: Inclusion,
+    speech_out: Inclusion,
+    telephony: Inclusion,
+    /** The vendor's words each part rests on, verbatim; none only when every part is unstated. */
+    quotes: z.array(Text).default([]),
+  })
+  .refine(
+    (m) => m.quotes.length > 0 || MINUTE_PARTS.every((p) => m[p] === 'unstated'),
+    "a part marked included or extra needs the vendor's words in quotes",
+  )
+export type MinuteIncludes = z.infer<typeof MinuteIncludes>
+
+/**
+ * What an entry price includes and what usage beyond it costs, in our words resting on the page's
+ * (`quotes`, verbatim); `beyond` is null where the page does not say. Every amount written in
+ * `usage` or `beyond` is in the quotes.
+ */
+export const EntryIncludes = z.strictObject({
+  usage: Text,
+  beyond: Text.nullable(),
+  quotes: z.array(Text).min(1),
+})
+export type EntryIncludes = z.infer<typeof EntryIncludes>
 
 /** A row's fields before the checks that tie them together; the published (paid) row extends them. */
 export const PricingRowFields = z.strictObject({
@@ -204,6 +296,14 @@ export const PricingRowFields = z.strictObject({
   /** What told us the page read is the vendor's newest version (a stated date, a "Legacy" mark, ...). */
   newest_because: Text,
   note: Text.nullable().default(null),
+  /** Model APIs: input and output prices of the models the page lists (at least two, or `models_shortfall`). */
+  models: z.array(ModelPrice).default([]),
+  /** Why a model-API row lists fewer than two models (the page lists one, or the copy read showed one). */
+  models_shortfall: Text.nullable().default(null),
+  /** Per-minute voice prices: what the minute includes. */
+  minute_includes: MinuteIncludes.nullable().default(null),
+  /** Entry prices: what usage the plan includes and what beyond it costs. */
+  entry_includes: EntryIncludes.nullable().default(null),
 })
 
 export const PricingRow = PricingRowFields.superRefine((row, ctx) => {
@@ -262,6 +362,18 @@ export const Threshold = z.strictObject({
   value: z.number(),
   /** Written after the value: `%` and `×` join it directly ("5%"), any other unit after a space. */
   unit: Text,
+  /**
+   * A `%` share of an integer fact (a share of `targets`): a situated answer works it out for the
+   * answered fact. `at-most` rounds down but never below one; `at-least` rounds up.
+   */
+  relative_to: z
+    .strictObject({
+      fact: z.string(),
+      bound: z.enum(['at-most', 'at-least']),
+      /** What the worked-out count is, in a few words ("wave 1", "each removal step"). */
+      label: Text.optional(),
+    })
+    .optional(),
   label: EvidenceLabel,
   /**
    * Why this value, and why it differs from a neighbouring threshold where one exists. For an
@@ -283,7 +395,14 @@ export type Threshold = z.infer<typeof Threshold>
 export const Thresholds = z.array(Threshold).min(1)
 
 /** How a threshold travels with each paid item: enough to enforce it without the text. */
-export const ThresholdUse = z.object({ name: z.string(), value: z.number(), unit: z.string() })
+export const ThresholdUse = z.object({
+  name: z.string(),
+  value: z.number(),
+  unit: z.string(),
+  relative_to: z
+    .object({ fact: z.string(), bound: z.enum(['at-most', 'at-least']), label: z.string().optional() })
+    .optional(),
+})
 export type ThresholdUse = z.infer<typeof ThresholdUse>
 
 /** A rule, playbook or gate after the build rendered its thresholds. */

@@ -2,7 +2,16 @@
  * Shapes of the compiled datasets: what the build writes into bundles and the gateway serves.
  */
 import * as z from 'zod'
-import { Correction, Gate, Playbook, PricingRowFields, Rule, ThresholdUse } from './content.js'
+import {
+  CommonChange,
+  Correction,
+  Gate,
+  ModelPrice,
+  Playbook,
+  PricingRowFields,
+  Rule,
+  ThresholdUse,
+} from './content.js'
 import { Fact } from './situation.js'
 import { INDEX_CATEGORIES, IsoDate } from './vocabulary.js'
 
@@ -37,6 +46,8 @@ export type Inventory = z.infer<typeof Inventory>
 
 export const Catalogue = z.object({
   version: z.string(),
+  /** The newest day any rule, gate or threshold was read from its source: the content's date. */
+  content_date: z.string(),
   inventory: Inventory,
   phases: z.array(PhaseRef),
   topics: z.array(
@@ -60,6 +71,8 @@ export const Catalogue = z.object({
   ),
   /** The situation facts (content/facts.yaml): answer them with the action to get only what applies. */
   facts: z.array(Fact),
+  /** Common changes and the action or actions that fit each, with the facts the change implies. */
+  changes: z.array(CommonChange),
   rules: z.array(CatalogueEntry),
   playbooks: z.array(CatalogueEntry),
   checklist: z.array(CatalogueEntry),
@@ -69,7 +82,11 @@ export type Catalogue = z.infer<typeof Catalogue>
 /** What publishing adds to a content item: its phase by name and slug, and the thresholds it uses. */
 const PUBLISHED = { phase: z.string(), phase_slug: z.string(), thresholds: z.array(ThresholdUse) }
 
-export const PublishedRule = Rule.omit({ phase: true }).extend(PUBLISHED)
+/** A rule also says whether it is free (foundational) or paid, as situated answers hold both. */
+export const PublishedRule = Rule.omit({ phase: true }).extend({
+  ...PUBLISHED,
+  access: z.enum(['free', 'paid']),
+})
 export type PublishedRule = z.infer<typeof PublishedRule>
 export const PublishedPlaybook = Playbook.omit({ phase: true }).extend(PUBLISHED)
 export type PublishedPlaybook = z.infer<typeof PublishedPlaybook>
@@ -83,24 +100,39 @@ export type PlaybooksBundle = z.infer<typeof PlaybooksBundle>
 export const ChecklistBundle = z.object({ checklist: z.array(PublishedGate) })
 export type ChecklistBundle = z.infer<typeof ChecklistBundle>
 
+/** A count of rows or products: written once in openapi.json and referenced from every count. */
+export const Count = z.number().int().nonnegative()
+
 export const PriceSpread = z.object({
-  n: z.number().int(),
+  n: Count,
   median: z.number(),
   min: z.number(),
   max: z.number(),
 })
 export type PriceSpread = z.infer<typeof PriceSpread>
 
+/** Per-minute voice prices that include the same parts of a call, compared only with each other. */
+export const MinuteBundle = z.object({
+  /** What the minute includes, in words ("model, speech in and speech out included; telephony extra"). */
+  label: z.string(),
+  spread: PriceSpread,
+  products: z.array(z.string()),
+})
+export type MinuteBundle = z.infer<typeof MinuteBundle>
+/** A per-minute price kept out of every bundle, and why (the parts its page leaves unstated). */
+export const MinuteLeftOut = z.object({ product: z.string(), why: z.string() })
+export type MinuteLeftOut = z.infer<typeof MinuteLeftOut>
+
 /** Derived per-category figures over the published rows. */
 export const Comparable = z.object({
   category: z.enum(INDEX_CATEGORIES),
-  products: z.number().int(),
-  publish_a_price: z.number().int(),
-  sales_gated: z.number().int(),
+  products: Count,
+  publish_a_price: Count,
+  sales_gated: Count,
   /** No price on the vendor's pricing page (not published, or a sales call): a finding. */
-  no_price: z.number().int(),
+  no_price: Count,
   /** The pricing page not read yet: neither a price nor a finding of none. */
-  price_not_read: z.number().int(),
+  price_not_read: Count,
   entry_usd_month: PriceSpread.nullable(),
   unit_price_usd_by_unit: z.record(z.string(), PriceSpread),
   /**
@@ -108,7 +140,10 @@ export const Comparable = z.object({
    * N sessions is N sessions), so a per-hour and a per-minute price share one scale.
    */
   unit_price_usd_by_converted_unit: z.record(z.string(), PriceSpread),
-  pricing_models: z.record(z.string(), z.number().int()),
+  /** Per-minute prices by what the minute includes; these stay out of the per-unit medians above. */
+  per_minute_by_bundle: z.array(MinuteBundle),
+  per_minute_left_out: z.array(MinuteLeftOut),
+  pricing_models: z.record(z.string(), Count),
 })
 export type Comparable = z.infer<typeof Comparable>
 
@@ -125,7 +160,14 @@ export type UnitEquivalent = z.infer<typeof UnitEquivalent>
  * A row as the paid JSON serves it: the row, plus what the free page does not carry (exact per-unit
  * equivalents, the row's own price history, the page's stated date as a date) and its freshness.
  */
+/** A model's prices as the paid JSON serves them: as the page writes them and per 1M tokens, exactly. */
+export const PublishedModelPrice = ModelPrice.extend({
+  input_usd_per_mtok: z.number(),
+  output_usd_per_mtok: z.number(),
+})
+
 export const PublishedPricingRow = PricingRowFields.extend({
+  models: z.array(PublishedModelPrice),
   /** unit_price_usd in the other units it converts to exactly; empty when none does. */
   per_unit: z.array(UnitEquivalent),
   /** This row's dated corrections from the corrections log, oldest first. */
@@ -138,8 +180,6 @@ export const PublishedPricingRow = PricingRowFields.extend({
    */
   as_of: z.string(),
   as_of_source: z.enum(['page-states-date', 'copy-captured-on', 'unknown']),
-  /** Whole days from the as-of date (a month counts from its first day) to the build's date; null when unknown. */
-  days_since_as_of: z.number().int().nullable(),
   /** Whole days from read_on to the build's date: how long ago we read the page (or its copy). */
   days_since_read: z.number().int(),
   /**
@@ -151,11 +191,11 @@ export const PublishedPricingRow = PricingRowFields.extend({
 export type PublishedPricingRow = z.infer<typeof PublishedPricingRow>
 
 /** Freshness on the build's date: how many rows were read longer ago than the re-read period. */
-export const Freshness = z.object({
+export const Freshness = z.strictObject({
   /** The day the build derived freshness on (UTC). */
   as_of: IsoDate,
-  reread_period_days: z.number().int(),
-  due_for_reread: z.number().int(),
+  reread_period_days: Count,
+  due_for_reread: Count,
   /** Ids of the rows due, the one read longest ago first. */
   due_rows: z.array(z.string()),
 })
@@ -169,11 +209,11 @@ export const PricingBundle = z.object({
    * read = rows; sales_gated counts across all three.
    */
   counts: z.object({
-    rows: z.number().int(),
-    publish_a_price: z.number().int(),
-    sales_gated: z.number().int(),
-    no_published_price: z.number().int(),
-    price_not_read: z.number().int(),
+    rows: Count,
+    publish_a_price: Count,
+    sales_gated: Count,
+    no_published_price: Count,
+    price_not_read: Count,
   }),
   latest_correction: z.string().nullable(),
   freshness: Freshness,

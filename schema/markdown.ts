@@ -5,8 +5,11 @@
  * check, what to read, when it applies and what a failure means. The gateway renders paid answers
  * with it and the build holds the real content to the size budgets below.
  */
-import type { PublishedGate, PublishedPlaybook, PublishedRule } from './datasets.js'
+import type { GateTime } from './content.js'
+import type { BundleData, PublishedGate, PublishedPlaybook, PublishedRule } from './datasets.js'
+import { sha256Text } from './sha256-text.js'
 import type { AppliesBecause } from './situation.js'
+import type { WorkedThreshold } from './worked-thresholds.js'
 
 export const FORMATS = ['json', 'agents-md', 'skill'] as const
 export type Format = (typeof FORMATS)[number]
@@ -16,19 +19,56 @@ export type MarkdownFormat = Exclude<Format, 'json'>
  * Size budgets, in bytes of UTF-8. Codex stops reading AGENTS.md files at 32 KiB combined (its
  * project_doc_max_bytes default), and a routine change's gates should fit in a small share of that.
  */
-export const MARKDOWN_BUDGET = { situation: 8 * 1024, wholeLessons: 32 * 1024 } as const
+export const MARKDOWN_BUDGET = {
+  situation: 8 * 1024,
+  /**
+   * A situation's rules: the foundational rules that apply are counted since issue 34 (about 3.7 KB
+   * for a deploy, the staging and bounding rules), on top of the paid ones the 8 KiB was set for.
+   */
+  situationRules: 10 * 1024,
+  /** The standing instructions (preview as agents-md): kept in AGENTS.md beside a project's own. */
+  standing: 12 * 1024,
+  /** One file for one change: its gates and its rules together (include=rules). */
+  wholeAnswer: 16 * 1024,
+  wholeLessons: 32 * 1024,
+} as const
+
+/** A skill's limits as agent skill loaders state them; the build refuses a header past them. */
+export const SKILL_LIMITS = { name: 64, description: 1024 } as const
 
 export const MARKDOWN_CONTENT_TYPE = 'text/markdown; charset=utf-8'
 
 type Situation = Record<string, string | number | boolean>
 
+/** Where an answer came from, printed at its top so a saved copy can be checked and refreshed. */
+export interface Origin {
+  service: string
+  version: string
+  /** The newest day the content was read from its sources (YYYY-MM-DD). */
+  content_date: string
+  /** The request that fetches this same answer again, e.g. `GET /v1/fde-lessons?...`. */
+  fetch: string
+  /** The MCP tool that sells the same answer, if any. */
+  mcp_tool?: string
+}
+
+interface PlaybookRef {
+  id: string
+  title: string
+  when: string
+}
+
 interface Situated {
   situation?: Situation
   applies_because?: Record<string, AppliesBecause>
+  playbooks?: PlaybookRef[]
+  worked_out?: Record<string, WorkedThreshold[]>
 }
 export interface ChecklistAnswer extends Situated {
   phase?: string
   checklist: PublishedGate[]
+  /** include=rules: the rules of the same situation. */
+  rules?: PublishedRule[]
 }
 export interface RulesAnswer extends Situated {
   topic?: string
@@ -49,17 +89,45 @@ const describe = (s: Situation | undefined) =>
         .join(', ')
     : undefined
 
-/** Why an item applies, and the question that would drop it when one was left unanswered. */
+/** Whether the situation may be an emergency: said so, or not said (an emergency path then shows). */
+const mayBeEmergency = (s: Situation | undefined) => s?.emergency !== false && s?.emergency !== 'false'
+
+/** Why an item applies; an unanswered fact is named with the answer that would drop the item. */
 function appliesLine(appliesTo: readonly string[], why: AppliesBecause | undefined): string {
   if (!why) return `Applies to: ${appliesTo.join(', ')}.`
   const matched = Object.entries(why.matched).map(([k, v]) => `${k}=${v}`)
-  const base = `Applies because: ${[why.action ?? 'any action', ...matched].join(', ')}.`
+  const actions = why.actions ?? [why.action ?? 'any action']
+  const base = `Applies because: ${[actions.join(' + '), ...matched].join(', ')}.`
   if (!why.unanswered?.length) return base
-  const open = why.unanswered.map((u) => {
-    const drop = u.drops_if === undefined ? '' : ` (answer ${dropText(u.drops_if)} to drop this)`
-    return `${u.fact}: ${line(u.question)}${drop}`
-  })
-  return `${base} Kept until answered: ${open.join('; ')}`
+  // The questions themselves are printed once, in the preamble (factsToAnswer).
+  const open = why.unanswered.map((u) =>
+    u.drops_if === undefined ? u.fact : `${u.fact} (${dropText(u.drops_if)} drops it)`,
+  )
+  return `${base} Kept until you answer: ${open.join('; ')}.`
+}
+
+/** The unanswered facts that keep items in the answer, each with its question, once per document. */
+function factsToAnswer(because: Record<string, AppliesBecause> | undefined): string[] {
+  const questions = new Map<string, string>()
+  for (const why of Object.values(because ?? {}))
+    for (const u of why.unanswered ?? []) questions.set(u.fact, line(u.question))
+  if (!questions.size) return []
+  return [
+    `Unanswered facts keep some items below (answer and ask again to drop them): ${[...questions].map(([f, q]) => `\`${f}\`: ${q}`).join(' ')}`,
+    '',
+  ]
+}
+
+/** An item's thresholds worked out for the answered facts, beside the rule as written. */
+function workedLine(
+  worked: readonly WorkedThreshold[] | undefined,
+  all: PublishedGate['thresholds'],
+): string[] {
+  if (!worked?.length) return []
+  const others = all.filter((t) => !worked.some((w) => w.name === t.name))
+  const written = others.map((t) => `${t.name} = ${t.value}${/^[%×]/.test(t.unit) ? '' : ' '}${t.unit}`)
+  const counts = worked.map((w) => `${w.text} (${w.name}, ${w.value}${w.unit} of ${w.fact}=${w.answered})`)
+  return [`- Worked out for this situation: ${[...counts, ...written].join('; ')}.`]
 }
 
 function dropText(d: NonNullable<AppliesBecause['unanswered']>[number]['drops_if']): string {
@@ -77,36 +145,93 @@ const thresholdLine = (ts: PublishedGate['thresholds']) =>
     ? `Thresholds: ${ts.map((t) => `${t.name} = ${t.value}${/^[%×]/.test(t.unit) ? '' : ' '}${t.unit}`).join('; ')}.`
     : ''
 
-function gateLines(g: PublishedGate, why: AppliesBecause | undefined, revert: boolean): string[] {
+/** What a failed gate means, by when it is checked: only a before-check can hold a change back. */
+function failureLine(g: PublishedGate, revert: boolean): string {
   const spec = g.check_spec
-  // A revert is never held back: its gates read the target before it and the outcome after it, so
-  // a failure means the revert is not finished, not that it waits.
-  const failure = revert
-    ? `If it fails or an input cannot be read: the revert is not done; tell ${spec.exception_approver} at once.`
-    : spec.on_fail === 'block'
-      ? `If it fails or an input cannot be read: block, do not go ahead; only ${spec.exception_approver} may decide otherwise.`
-      : `If it fails or an input cannot be read: defer, go ahead only once ${spec.exception_approver} accepts the risk in writing.`
+  const who = spec.exception_approver
+  const head = 'If it fails or an input cannot be read:'
+  // A revert is never held back: its gates read what to revert to and the outcome after it, so a
+  // failure means the revert has not finished, never that it waits.
+  if (revert)
+    return `${head} the revert has not finished; keep reverting, never wait, and tell ${who} at once.`
+  if (g.when === 'after')
+    return spec.on_fail === 'block'
+      ? `${head} the change is not done: roll it back or fix it forward, and tell ${who} at once.`
+      : `${head} tell ${who}, who decides in writing whether the change stays.`
+  if (g.when === 'between-stages')
+    return spec.on_fail === 'block'
+      ? `${head} do not widen; hold, or roll back the stages done; only ${who} may decide otherwise.`
+      : `${head} widen only once ${who} accepts the risk in writing.`
+  return spec.on_fail === 'block'
+    ? `${head} block, do not go ahead; only ${who} may decide otherwise.`
+    : `${head} defer, go ahead only once ${who} accepts the risk in writing.`
+}
+
+/** What every item's lines need from the answer around it. */
+interface Context {
+  because?: Record<string, AppliesBecause>
+  worked?: Record<string, WorkedThreshold[]>
+  revert: boolean
+  emergency: boolean
+}
+
+function gateLines(g: PublishedGate, c: Context) {
+  const spec = g.check_spec
   return [
     `- [ ] \`${g.id}\` (${spec.on_fail}): ${line(g.title)}`,
     `  - Check: ${line(spec.pass_when)}.`,
     `  - Read: ${spec.inputs.map((i) => `${i.name}: ${line(i.read_with)}`).join('; ')}.`,
-    `  - ${appliesLine(spec.applies_to, why)}`,
-    `  - ${failure}`,
+    ...(g.in_an_emergency && c.emergency ? [`  - In an emergency: ${line(g.in_an_emergency)}`] : []),
+    `  - ${appliesLine(spec.applies_to, c.because?.[g.id])}`,
+    `  - ${failureLine(g, c.revert)}`,
     ...(g.thresholds.length ? [`  - ${thresholdLine(g.thresholds)}`] : []),
+    ...workedLine(c.worked?.[g.id], g.thresholds).map((l) => `  ${l}`),
   ]
 }
 
-function ruleLines(r: PublishedRule, why: AppliesBecause | undefined, revert: boolean): string[] {
+/** The three times a gate is checked, in the order a change meets them, with what each group asks. */
+const GATE_GROUPS: { when: GateTime; heading: string; intro: string }[] = [
+  {
+    when: 'before',
+    heading: 'Before the change',
+    intro: 'Check these before you start; a `block` that fails means the change does not start.',
+  },
+  {
+    when: 'between-stages',
+    heading: 'Between stages',
+    intro:
+      'Check these after each stage and before the change widens to the next; a failure means do not widen.',
+  },
+  {
+    when: 'after',
+    heading: 'After the change',
+    intro:
+      'Check these once the change is in place. They are not preconditions: never wait for them before the change, since they read its outcome; a failure means the change is not done.',
+  },
+]
+
+/** The gates in their three groups, each group under its heading; empty groups are left out. */
+function groupedGates(gates: readonly PublishedGate[], lines: (g: PublishedGate) => string[]): string[] {
+  return GATE_GROUPS.flatMap(({ when, heading, intro }) => {
+    const group = gates.filter((g) => g.when === when)
+    return group.length ? [`## ${heading} (${group.length})`, '', intro, '', ...group.flatMap(lines), ''] : []
+  })
+}
+
+function ruleLines(r: PublishedRule, c: Context): string[] {
   const spec = r.constraint.check_spec
   const i = r.incident
+  const why = c.because?.[r.id]
   // The statement carries the check with each threshold's value and unit written in (the JSON form
   // names them); the lines after it say where it applies, who may waive it, and where it was learned.
   return [
-    `### \`${r.id}\`: ${line(r.title)}`,
+    `### \`${r.id}\`: ${line(r.title)}${r.access === 'free' ? ' (foundational, free)' : ''}`,
     '',
     line(r.constraint.statement),
     '',
-    revert
+    ...(r.in_an_emergency && c.emergency ? [`- In an emergency: ${line(r.in_an_emergency)}`] : []),
+    ...workedLine(c.worked?.[r.id], r.thresholds),
+    c.revert
       ? `- ${appliesLine(spec.applies_to, why)} Cannot check it: tell ${spec.exception_approver}; never hold the revert for it.`
       : `- ${appliesLine(spec.applies_to, why)} Cannot check it: stop; only ${spec.exception_approver} may waive it.`,
     `- Incident: ${i.organisation}, ${i.date}: ${line(i.title)}. ${i.postmortem_url}`,
@@ -137,9 +262,24 @@ interface Document {
   body: string[]
 }
 
-function render(format: MarkdownFormat, doc: Document): string {
+/**
+ * The opening lines: where the answer came from and how to check and refresh a saved copy. The
+ * digest is of every byte after the provenance block, so it can be recomputed from the file itself.
+ */
+function provenance(origin: Origin, body: string): string {
+  const mcp = origin.mcp_tool ? ` or MCP ${origin.mcp_tool}, same arguments` : ''
+  return [
+    `> ${origin.service} ${origin.version}, content of ${origin.content_date}; fetch again: ${origin.fetch}${mcp}.`,
+    `> sha-256 of all text after this quote: ${sha256Text(body)}`,
+    '',
+    '',
+  ].join('\n')
+}
+
+function render(format: MarkdownFormat, doc: Document, origin: Origin): string {
   const text = [`# ${doc.title}`, '', ...doc.preamble, '', ...doc.body].join('\n').replace(/\n{3,}/g, '\n\n')
-  if (format === 'agents-md') return `${text.trimEnd()}\n`
+  const body = `${text.trimEnd()}\n`
+  if (format === 'agents-md') return `${provenance(origin, body)}${body}`
   const header = [
     '---',
     `name: ${doc.name}`,
@@ -147,7 +287,7 @@ function render(format: MarkdownFormat, doc: Document): string {
     '---',
     '',
   ]
-  return `${header.join('\n')}${text.trimEnd()}\n`
+  return `${header.join('\n')}${provenance(origin, body)}${body}`
 }
 
 const slug = (s: string) =>
@@ -156,46 +296,188 @@ const slug = (s: string) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '')
 
-export function checklistMarkdown(format: MarkdownFormat, a: ChecklistAnswer): string {
+/**
+ * A skill's name: what it is and for which actions, then, for a situated answer, eight hex digits
+ * of the situation, so two situations of one action are two skills (never one overwriting the
+ * other). At most 64 characters, never ending in a hyphen.
+ */
+export function skillName(kind: string, situation: Situation | undefined, fallback: string): string {
+  const where = describe(situation)
+  const tag = where ? `-${sha256Text(where).slice(0, 8)}` : ''
+  const stem = slug(`${kind}-${situation?.action ?? fallback}`)
+    .slice(0, SKILL_LIMITS.name - tag.length)
+    .replace(/-+$/, '')
+  return `${stem}${tag}`
+}
+
+/** The note that tells a per-task file from standing instructions. */
+function scopeNote(where: string | undefined): string[] {
+  return where
+    ? [
+        'For this one task only: keep it with the task (a skill), not in AGENTS.md; ask again for the next change.',
+        '',
+      ]
+    : ['The whole set, not fitted to one change: for one change, ask with its action and facts.', '']
+}
+
+/** The playbooks that fit the situation, named with where their steps are sold. */
+function playbookNote(refs: readonly PlaybookRef[] | undefined): string[] {
+  if (!refs?.length) return []
+  return [
+    `Playbook that fits this situation: ${refs.map((p) => `\`${p.id}\` (${line(p.title)}; when: ${line(p.when)})`).join('; ')}. Its steps: GET /v1/fde-playbooks or the MCP tool fde_playbook.`,
+    '',
+  ]
+}
+
+const contextOf = (a: Situated): Context => ({
+  because: a.applies_because,
+  worked: a.worked_out,
+  revert: a.situation?.action === 'revert',
+  emergency: mayBeEmergency(a.situation),
+})
+
+export function checklistMarkdown(format: MarkdownFormat, a: ChecklistAnswer, origin: Origin): string {
   const where = describe(a.situation)
   const action = a.situation?.action
-  return render(format, {
-    name: slug(`preship-gates-${action ?? 'all'}`).slice(0, 64),
-    title: `Pre-ship gates${action ? ` for ${action}` : ''}${a.phase ? ` (${a.phase})` : ''}`,
-    whenToLoad: `Load before you ${action ? `run a ${action} change` : 'change production'}${where ? ` in this situation: ${where}` : ''}; it lists the gates to pass first, each with its check and what a failure means.`,
-    preamble: [
-      ...(where ? [`Situation: ${where}.`, ''] : []),
-      action === 'revert'
-        ? `Revert now, to the last known-good state, in one step. The gates below (${a.checklist.length}) read only what to revert to before it and its outcome after it; none of them waits, stages or asks for approval.`
-        : `Before the change, check every gate below (${a.checklist.length}). Read each input listed; an input you cannot read counts as a failed check. \`block\`: a failed gate stops the change. \`defer\`: the change goes ahead only once the named approver accepts the risk. Never approve an exception yourself. None of these gates may slow a revert to the last known-good state.`,
-    ],
-    body: a.checklist.flatMap((g) => gateLines(g, a.applies_because?.[g.id], action === 'revert')),
-  })
+  const c = contextOf(a)
+  const withRules = a.rules !== undefined
+  const rules = a.rules ?? []
+  return render(
+    format,
+    {
+      name: skillName(withRules ? 'preship-gates-and-rules' : 'preship-gates', a.situation, 'all'),
+      title: `${withRules ? 'Pre-ship gates and rules' : 'Pre-ship gates'}${action ? ` for ${action}` : ''}${a.phase ? ` (${a.phase})` : ''}`,
+      whenToLoad: `Load before you ${action ? `run a ${action} change` : 'change production'}${where ? ` in this situation: ${where}` : ''}; it lists the gates to check before the change, between its stages and after it, each with its check and what a failure means${withRules ? ', then the rules that apply' : ''}.`,
+      preamble: [
+        ...(where ? [`Situation: ${where}.`, ''] : []),
+        ...scopeNote(where),
+        action === 'revert'
+          ? `Revert now, to the last known-good state, in one step. The gates below (${a.checklist.length}) read only what to revert to and the revert's outcome; none of them waits, stages or asks for approval; \`block\` and \`defer\` only say who is told when one fails.`
+          : `The gates below (${a.checklist.length}) are grouped by when each is checked: before the change, between its stages, after it. Read each input listed; an input you cannot read counts as a failed check. \`block\`: a failure stops the change (or, after it, means it is not done). \`defer\`: the named approver must accept the risk in writing. Never approve an exception yourself. None of these gates may slow a revert to the last known-good state.`,
+        '',
+        ...playbookNote(a.playbooks),
+        ...factsToAnswer(a.applies_because),
+      ],
+      body: [
+        ...groupedGates(a.checklist, (g) => gateLines(g, c)),
+        ...(withRules
+          ? [
+              `## Rules that apply (${rules.length})`,
+              '',
+              'Obey each rule below; each names its check and the real incident it was learned from.',
+              '',
+              ...rules.flatMap((r) => ruleLines(r, c)),
+            ]
+          : []),
+      ],
+    },
+    origin,
+  )
 }
 
-export function rulesMarkdown(format: MarkdownFormat, a: RulesAnswer): string {
+export function rulesMarkdown(format: MarkdownFormat, a: RulesAnswer, origin: Origin): string {
   const where = describe(a.situation)
-  return render(format, {
-    name: slug(`engineering-rules-${a.situation?.action ?? a.topic ?? 'all'}`).slice(0, 64),
-    title: `Engineering rules${a.situation?.action ? ` for ${a.situation.action}` : ''}${a.topic ? ` on ${a.topic}` : ''}`,
-    whenToLoad: `Load when you plan or run a production change${where ? ` (${where})` : ''}; each rule says what to do or refuse and how to check it, learned from a real incident.`,
-    preamble: [
-      ...(where ? [`Situation: ${where}.`, ''] : []),
-      `Obey each rule below (${a.rules.length}). Each names its check and the real incident it was learned from.`,
-    ],
-    body: a.rules.flatMap((r) => ruleLines(r, a.applies_because?.[r.id], a.situation?.action === 'revert')),
-  })
+  return render(
+    format,
+    {
+      name: skillName('engineering-rules', a.situation, a.topic ?? 'all'),
+      title: `Engineering rules${a.situation?.action ? ` for ${a.situation.action}` : ''}${a.topic ? ` on ${a.topic}` : ''}`,
+      whenToLoad: `Load when you plan or run a production change${where ? ` (${where})` : ''}; each rule says what to do or refuse and how to check it, learned from a real incident.`,
+      preamble: [
+        ...(where ? [`Situation: ${where}.`, ''] : []),
+        ...scopeNote(where),
+        `Obey each rule below (${a.rules.length}). Each names its check and the real incident it was learned from.`,
+        '',
+        ...playbookNote(a.playbooks),
+        ...factsToAnswer(a.applies_because),
+      ],
+      body: a.rules.flatMap((r) => ruleLines(r, contextOf(a))),
+    },
+    origin,
+  )
 }
 
-export function playbooksMarkdown(format: MarkdownFormat, a: PlaybooksAnswer): string {
-  return render(format, {
-    name: slug(`engineering-playbooks-${a.topic ?? 'all'}`).slice(0, 64),
-    title: `Playbooks${a.topic ? ` on ${a.topic}` : ''}`,
-    whenToLoad:
-      'Load when a production change went bad or before a destructive bulk operation; each playbook gives ordered steps and how to tell each is done.',
-    preamble: [
-      `Follow the steps of the playbook that matches the situation, in order (${a.playbooks.length}).`,
-    ],
-    body: a.playbooks.flatMap(playbookLines),
-  })
+export function playbooksMarkdown(format: MarkdownFormat, a: PlaybooksAnswer, origin: Origin): string {
+  return render(
+    format,
+    {
+      name: slug(`engineering-playbooks-${a.topic ?? 'all'}`)
+        .slice(0, SKILL_LIMITS.name)
+        .replace(/-+$/, ''),
+      title: `Playbooks${a.topic ? ` on ${a.topic}` : ''}`,
+      whenToLoad:
+        'Load when a production change went bad or before a destructive bulk operation; each playbook gives ordered steps and how to tell each is done.',
+      preamble: [
+        `Follow the steps of the playbook that matches the situation, in order (${a.playbooks.length}).`,
+      ],
+      body: a.playbooks.flatMap(playbookLines),
+    },
+    origin,
+  )
+}
+
+/**
+ * The standing instructions an agent keeps (AGENTS.md): nothing bound to one change. When to ask
+ * this service and with which facts, how to read a situated answer, and the foundational rules,
+ * which hold for every production change.
+ */
+export function standingMarkdown(format: MarkdownFormat, data: BundleData, origin: Origin): string {
+  const { catalogue } = data
+  const rules = data.preview.rules
+  const ask = 'GET /v1/fde-preship-checklist?action=<action>&<fact>=<answer>&...&include=rules&format=skill'
+  return render(
+    format,
+    {
+      name: 'production-change-standing-rules',
+      title: 'Standing instructions for production changes',
+      whenToLoad:
+        'Keep loaded whenever you may change production: when to fetch the checks for one change, which facts to send, how to read the answer, and the foundational rules.',
+      preamble: [
+        "These are standing instructions: nothing here is bound to one change or one situation. Keep them in AGENTS.md (or your agent's standing instructions).",
+      ],
+      body: [
+        '## Before every production change, fetch its checks',
+        '',
+        `- Ask for that one change, with its action and the facts you can answer: \`${ask}\` (or the MCP tool fde_preship_checklist with the same arguments). One payment buys the gates and the rules that apply, foundational ones included.`,
+        '- Save the answer as a skill for that task (`.claude/skills/<name>/SKILL.md`, `.agents/skills/<name>/SKILL.md`), never here: it is bound to its situation. Ask again for the next change.',
+        '- A change that is several actions names them all (`action=dependency-upgrade,schema-change`); the answer is their union.',
+        `- Actions: ${catalogue.actions.map((a) => `\`${a.action}\``).join(', ')} (the free /v1/catalogue says what each covers).`,
+        ...(catalogue.changes.length
+          ? [
+              `- Common changes: ${catalogue.changes
+                .map(
+                  (c) =>
+                    `${line(c.change)}: ${c.actions.join(' + ')}${
+                      Object.keys(c.facts).length
+                        ? ` (${Object.entries(c.facts)
+                            .map(([k, v]) => `${k}=${v}`)
+                            .join(', ')})`
+                        : ''
+                    }`,
+                )
+                .join('; ')}.`,
+            ]
+          : []),
+        '- Facts to send (a fact you leave out keeps every check that depends on it):',
+        ...catalogue.facts.map(
+          (f) =>
+            `  - \`${f.fact}\` (${f.type === 'enum' ? f.values.join(' | ') : f.type}): ${line(f.question)}`,
+        ),
+        '',
+        '## How to read a situated answer',
+        '',
+        '- It opens with where it came from, its digest and the request that fetches it again.',
+        '- Gates come in three groups: before the change (a `block` that fails stops it), between stages (a failure means do not widen), after the change (outcome checks, never preconditions; a failure means the change is not done).',
+        '- An input you cannot read counts as a failed check. `defer`: go ahead only once the named approver accepts the risk in writing. Never approve an exception yourself.',
+        '- "Applies because" says which action(s) and facts brought an item; "Kept until you answer" names a fact you left out and the answer that drops the item.',
+        '- "Worked out for this situation" turns a share into a count for your answered facts; "In an emergency" is the path to take when the change restores service now.',
+        '- A revert to the last known-good state is never held back by any gate or rule. A playbook that fits the situation is named with where to get its steps.',
+        '',
+        `## Foundational rules (${rules.length}), for every production change`,
+        '',
+        ...rules.flatMap((r) => ruleLines(r, { revert: false, emergency: true })),
+      ],
+    },
+    origin,
+  )
 }

@@ -2,6 +2,7 @@
  * The pricing index descriptor returned by GET /v1/pricing/index (schema/CONTRACT.md §2.5, field for field).
  */
 import * as z from 'zod'
+import { Count, Freshness } from './datasets.js'
 import { Contributions } from './submission.js'
 
 export const PricingIndexDescriptor = z.strictObject({
@@ -29,25 +30,19 @@ export const PricingIndexDescriptor = z.strictObject({
   contributions: Contributions,
   /** Date of the latest correction, so an agent can skip a /changes call that would return nothing. */
   latest_correction: z.string().nullable(),
-  rows: z.number().int(),
+  rows: Count,
   /**
    * Derived from the rows (FORMAT.md, "Two nulls"): publish_a_price + no_published_price +
    * price_not_read = rows; sales_gated counts across all three.
    */
   counts: z.strictObject({
-    publish_a_price: z.number().int(),
-    sales_gated: z.number().int(),
-    no_published_price: z.number().int(),
-    price_not_read: z.number().int(),
+    publish_a_price: Count,
+    sales_gated: Count,
+    no_published_price: Count,
+    price_not_read: Count,
   }),
-  /** Rows read longer ago than the re-read period, derived on the build's date (as_of). */
-  freshness: z.strictObject({
-    as_of: z.string(),
-    reread_period_days: z.number().int(),
-    due_for_reread: z.number().int(),
-    /** Ids of the rows due, the one read longest ago first. */
-    due_rows: z.array(z.string()),
-  }),
+  /** Rows due for re-read, derived on the build's date (as_of): the same shape as /v1/pricing's. */
+  freshness: Freshness,
 })
 export type PricingIndexDescriptor = z.infer<typeof PricingIndexDescriptor>
 
@@ -60,14 +55,14 @@ export const REREAD_PERIOD_DAYS = 31
 
 /** What the paid JSON adds over the free page; said in the descriptor, on the page and in README. */
 export const PAID_ADDS =
-  "The free page holds every row, quote and note and the full corrections log. The paid JSON adds: each unit price converted exactly into the other units it converts to (per hour and per minute; a pack of N sessions and one session), and category medians on those converted units; each row's own price history from the corrections log; the date the vendor page states, as a date (YYYY-MM-DD, or YYYY-MM when the page names only a month); the date each price is as of (the page's own date, else the stored copy's capture date, else unknown) and where that date came from; and each row's days since its price date and since it was read, and whether it is due for re-read."
+  "The free page holds every row, quote and note and the full corrections log. The paid JSON adds: each unit price converted exactly into the other units it converts to (per hour and per minute; a pack of N sessions and one session), and category medians on those converted units; each row's own price history from the corrections log; the date the vendor page states, as a date (YYYY-MM-DD, or YYYY-MM when the page names only a month); the date each price is as of (the page's own date, else the stored copy's capture date, else unknown) and where that date came from; for model APIs, each listed model's input and output price per 1M tokens, converted exactly; per-minute voice prices grouped by what the minute includes, with the prices left out of every group and why; and each row's days since it was read and whether it is due for re-read (counted from the price's date where known)."
 
 /** How every row is made; shown in the descriptor and on the human page. */
 export const METHOD_STATEMENT =
   'Each row is read off the vendor\'s own pricing, help-centre or documentation page, and carries a verbatim evidence quote, the URL read, the date we read it and the date its price is as of: the page\'s own date where it states one, else the stored copy\'s capture date where known, else unknown, never the day we read it. A price is null only with its reason. "Not published" and "sales call" are findings, made only when the page read is the vendor\'s own pricing page for the product; where that page has not been read yet, the row says "price not read yet", names the page still to read, and is counted apart, never as a vendor that publishes no price. No price is estimated, and none is carried over from an earlier read. The build refuses a price that does not appear in its quote. Rows are re-read against the vendor\'s page monthly, and a row is due for re-read once its price is as of more than the re-read period ago (or, with its date unknown, once its monthly re-read is missed); every change is published as a dated correction.'
 
 /** The coverage schema/CONTRACT.md §1.3 sets out: products across the seven categories, at least this many per category. */
-export const COVERAGE_GOAL = { products: 47, per_category: 4 } as const
+export const COVERAGE_GOAL = { products: 52, per_category: 4 } as const
 
 /** The method text with the index's honest coverage, derived from the rows it describes. */
 export function methodStatement(

@@ -3,11 +3,14 @@
  * tools' outputSchema are generated from these, and tests check real answers against them.
  */
 import * as z from 'zod'
-import { Correction } from './content.js'
+import { Correction, Inclusion } from './content.js'
 import {
   Catalogue,
+  CatalogueEntry,
   Comparable,
+  Count,
   Freshness,
+  PriceSpread,
   PricingBundle,
   PublishedGate,
   PublishedPlaybook,
@@ -18,6 +21,8 @@ import { PricingIndexDescriptor } from './pricing-index.js'
 import { OUTCOMES } from './routes.js'
 import { AppliesBecause, AppliesWhen } from './situation.js'
 import { Contributions } from './submission.js'
+import { Action } from './vocabulary.js'
+import { WorkedThreshold } from './worked-thresholds.js'
 
 const count = z.number().int().nonnegative()
 /** Present when the call named a topic: only items carrying it are listed. */
@@ -27,6 +32,16 @@ const topic = z.string().optional()
 const situation = z.record(z.string(), z.union([z.boolean(), z.number(), z.string()])).optional()
 /** With a situation: why each listed item applies, by its id (schema/situation.ts). */
 const applies_because = z.record(z.string(), AppliesBecause).optional()
+/** With a situation: the playbooks that fit it, named (their steps are at /v1/fde-playbooks). */
+const PlaybookRef = z.object({
+  id: z.string(),
+  title: z.string(),
+  when: z.string(),
+  applies_because: AppliesBecause,
+})
+const playbooks = z.array(PlaybookRef).optional()
+/** With a situation: each item's thresholds that are shares of an answered fact, worked out. */
+const worked_out = z.record(z.string(), z.array(WorkedThreshold)).optional()
 
 export const RulesAnswer = z.object({
   topic,
@@ -34,6 +49,8 @@ export const RulesAnswer = z.object({
   count,
   rules: z.array(PublishedRule),
   applies_because,
+  playbooks,
+  worked_out,
 })
 export const PlaybooksAnswer = z.object({ topic, count, playbooks: z.array(PublishedPlaybook) })
 export const ChecklistAnswer = z.object({
@@ -44,7 +61,12 @@ export const ChecklistAnswer = z.object({
   situation,
   count,
   checklist: z.array(PublishedGate),
+  /** include=rules: the rules of the same situation, foundational ones marked access free. */
+  rules_count: count.optional(),
+  rules: z.array(PublishedRule).optional(),
   applies_because,
+  playbooks,
+  worked_out,
 })
 /** The whole index, or one category's rows and comparables when the call named one. */
 export const PricingAnswer = z.union([
@@ -100,10 +122,28 @@ export type AnswerRoute = keyof typeof RESPONSES
 
 const JSON_SCHEMA_OPTIONS = { io: 'output', unrepresentable: 'any' } as const
 
+/**
+ * zod writes every integer with JavaScript's safe-integer bounds, which say nothing a client needs
+ * (a count is never near 2^53) and cost openapi.json kilobytes under its 64 KB cap: dropped here.
+ */
+function withoutSafeBounds(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutSafeBounds)
+  if (!schema || typeof schema !== 'object') return schema
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(
+        ([k, v]) =>
+          !(k === 'maximum' && v === Number.MAX_SAFE_INTEGER) &&
+          !(k === 'minimum' && v === Number.MIN_SAFE_INTEGER),
+      )
+      .map(([k, v]) => [k, withoutSafeBounds(v)]),
+  )
+}
+
 /** A route's success body as one self-contained JSON Schema (2020-12): an MCP tool's outputSchema. */
 export function responseJsonSchema(route: AnswerRoute): Record<string, unknown> {
   const { $schema: _, ...schema } = z.toJSONSchema(RESPONSES[route], JSON_SCHEMA_OPTIONS)
-  return schema
+  return withoutSafeBounds(schema) as Record<string, unknown>
 }
 
 /** Names under which shapes used by several answers are written once in openapi.json. */
@@ -113,8 +153,21 @@ const SHARED: [z.ZodType, string][] = [
   [PublishedGate, 'Gate'],
   // Every gate's and rule's condition: written once, referenced from both.
   [AppliesWhen, 'AppliesWhen'],
+  [AppliesBecause, 'AppliesBecause'],
+  // The action vocabulary and the catalogue line recur in many shapes: each written once.
+  [Action, 'Action'],
+  [CatalogueEntry, 'CatalogueEntry'],
+  // Both situated answers name playbooks and work out thresholds: each shape written once.
+  [PlaybookRef, 'PlaybookRef'],
+  [WorkedThreshold, 'WorkedThreshold'],
   [PublishedPricingRow, 'PricingRow'],
   [Comparable, 'Comparable'],
+  // Every median and range: written once, referenced from each unit and bundle.
+  [PriceSpread, 'PriceSpread'],
+  [Inclusion, 'Inclusion'],
+  [Count, 'Count'],
+  // The descriptor's and /v1/pricing's freshness: one shape, written once.
+  [Freshness, 'Freshness'],
   [Correction, 'Correction'],
   [Contributions, 'Contributions'],
 ]
@@ -137,7 +190,10 @@ export function responseComponents(prefix: string): {
   }
   const { schemas } = z.toJSONSchema(registry, { ...JSON_SCHEMA_OPTIONS, uri: (id) => `${prefix}${id}` })
   const clean = Object.fromEntries(
-    Object.entries(schemas).map(([id, { $schema: _, $id: __, ...schema }]) => [id, schema]),
+    Object.entries(schemas).map(([id, { $schema: _, $id: __, ...schema }]) => [
+      id,
+      withoutSafeBounds(schema),
+    ]),
   )
   return { schemas: clean, ref: (route) => ({ $ref: `${prefix}${names.get(RESPONSES[route])}` }) }
 }

@@ -16,6 +16,8 @@ export interface QueryParam {
   pattern?: string
   /** The closed set of values, when there is one (published as an OpenAPI enum). */
   allowed?: readonly string[]
+  /** The parameter may name several values: repeated, or joined by commas (read as one list). */
+  repeatable?: true
 }
 
 export interface Route {
@@ -56,12 +58,13 @@ const topic = (example: string): QueryParam => ({
  * The situation's action. Facts go beside it as further parameters named in the free catalogue's
  * `facts` (e.g. `targets=3&stateful=false`); an unanswered fact keeps the checks that depend on it.
  */
-const action = (items: 'gates' | 'rules', example: string): QueryParam => ({
+const action = (example: string): QueryParam => ({
   name: 'action',
-  description: `The action about to be taken, e.g. deploy or dns (the free /v1/catalogue lists every action with its meaning and every fact with its question): only the ${items} that apply to it are listed, each with applies_because. Add facts as further parameters (e.g. emergency=false&targets=3&stateful=false&one_way_changes=false) to drop ${items} the situation does not need; an unanswered fact keeps them and is named.`,
+  description: `The action(s) about to be taken (the free /v1/catalogue lists each action, each fact's question, and the actions that fit common changes): only items that apply are listed, each with applies_because. Several actions (action=dependency-upgrade,schema-change, or repeated) give the union, each item naming the actions that brought it. Facts as further parameters (emergency=false&targets=3) drop what the situation does not need; an unanswered fact keeps its items and is named.`,
   example,
-  pattern: '^[^\\u0000-\\u001f]{1,80}$',
+  pattern: '^[^\\u0000-\\u001f]{1,400}$',
   allowed: ACTIONS,
+  repeatable: true,
 })
 
 /** The representation of a rules answer: JSON, or Markdown an agent loads (schema/markdown.ts). */
@@ -73,6 +76,9 @@ const format: QueryParam = {
   pattern: '^[a-z-]{1,20}$',
   allowed: FORMATS,
 }
+
+/** What the checklist's `include` may add to its answer: the rules of the same situation. */
+export const INCLUDES = ['rules'] as const
 
 export const ROUTES: readonly Route[] = [
   {
@@ -90,8 +96,9 @@ export const ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/v1/fde-lessons/preview',
     access: 'free',
-    summary: 'The 2 foundational rules in full, free',
-    params: [topic('deploy')],
+    summary:
+      'The 2 foundational rules in full, free; as agents-md, the standing instructions to keep in AGENTS.md',
+    params: [topic('deploy'), format],
     mcpTool: 'fde_lessons_preview',
   },
   {
@@ -101,7 +108,7 @@ export const ROUTES: readonly Route[] = [
     access: 'paid',
     summary:
       'Every paid rule, or those matching a topic or applying to a situation (action and facts), each with its incident and constraint',
-    params: [topic('retry'), action('rules', 'retry-loop'), format],
+    params: [topic('retry'), action('retry-loop'), format],
     mcpTool: 'fde_lessons_full',
     situation: true,
   },
@@ -129,7 +136,15 @@ export const ROUTES: readonly Route[] = [
         example: 'verifying',
         pattern: '^[^\\u0000-\\u001f]{1,80}$',
       },
-      action('gates', 'deploy'),
+      action('deploy'),
+      {
+        name: 'include',
+        description:
+          "rules: the same situation's rules (foundational ones marked free) in the same answer, one payment",
+        example: 'rules',
+        pattern: '^[a-z]{1,20}$',
+        allowed: INCLUDES,
+      },
       format,
     ],
     mcpTool: 'fde_preship_checklist',
@@ -322,6 +337,9 @@ export const ROUTES: readonly Route[] = [
 export const WARN_FEED_RETIRED_ON = '2026-09-18'
 
 export const SERVICE_VERSION = '2.3.0'
+
+/** The service's name, as the MCP server and every Markdown answer's first line give it. */
+export const SERVICE_NAME = 'rules-pricing-index'
 
 export function routeByName(name: string): Route {
   const route = ROUTES.find((r) => r.name === name)

@@ -18,7 +18,8 @@ export const Scenario = z.strictObject({
   situation: Text,
   /** The rule whose incident this scenario re-enacts, as its operators stood before it. */
   replays: Id.optional(),
-  action: Action,
+  /** The action, or the actions of a change that is several at once (the answer is their union). */
+  action: z.union([Action, z.array(Action).min(2)]),
   /** The answers the agent in this situation can give; unanswered facts are left out. */
   facts: z.record(z.string(), z.union([z.boolean(), z.number().int(), z.string()])).default({}),
   /** Gates and rules that must be in the answer. */

@@ -63,11 +63,20 @@ export type Alternative = z.infer<typeof Alternative>
 export const AppliesWhen = z.array(Alternative).min(1)
 export type AppliesWhen = z.infer<typeof AppliesWhen>
 
-/** The situation as answered: the action (if given) and each answered fact. */
+/**
+ * The situation as answered: the action (if given) and each answered fact. A change that is
+ * several actions at once (a database engine upgrade is a dependency upgrade of something
+ * stateful, with a schema change) names them all in `actions`, sorted; `action` is then unset.
+ */
 export interface Situation {
   action?: string
+  actions?: string[]
   facts: Record<string, boolean | number | string>
 }
+
+/** The actions a situation names, sorted; empty when none. */
+export const situationActions = (s: Situation): string[] =>
+  s.actions ?? (s.action === undefined ? [] : [s.action])
 
 /** A fact the agent left unanswered that kept a check, and the answer that would drop it. */
 export const Unanswered = z.object({
@@ -80,7 +89,10 @@ export type Unanswered = z.infer<typeof Unanswered>
 
 /** Why a check is in the answer: the action and answered facts that matched, and what is still unknown. */
 export const AppliesBecause = z.object({
+  /** The action that brought it (the first, when several did); null when no action was named. */
   action: z.string().nullable(),
+  /** Present when the call named several actions: every one of them that brought the check. */
+  actions: z.array(z.string()).optional(),
   /** The answered facts the holding (or still possible) alternative needed. */
   matched: z.record(z.string(), z.union([z.boolean(), z.number(), z.string()])),
   /** Present only when an unanswered fact kept the check (fail closed). */
@@ -213,6 +225,41 @@ export function appliesBecause(
   situation: Situation,
   facts: readonly Fact[],
 ): AppliesBecause | undefined {
+  const actions = situationActions(situation)
+  if (actions.length <= 1) return appliesForOne(spec, { action: actions[0], facts: situation.facts }, facts)
+  // Several actions: the union. The check is in the answer when any one of them brings it; when
+  // one brings it outright, an unanswered fact another one needed keeps nothing open.
+  const each = actions.flatMap((action) => {
+    const why = appliesForOne(spec, { action, facts: situation.facts }, facts)
+    return why ? [why] : []
+  })
+  if (!each.length) return undefined
+  const holding = each.filter((w) => !w.unanswered)
+  const brought = holding.length ? holding : each
+  const matched = Object.assign({}, ...brought.map((w) => w.matched))
+  const names = brought.map((w) => w.action as string)
+  const base = { action: names[0] ?? null, actions: names, matched }
+  if (holding.length) return base
+  const byFact = new Map<string, Unanswered[]>()
+  for (const u of brought.flatMap((w) => w.unanswered ?? []))
+    byFact.set(u.fact, [...(byFact.get(u.fact) ?? []), u])
+  const unanswered = [...byFact.values()].map((us): Unanswered => {
+    const [first] = us as [Unanswered, ...Unanswered[]]
+    // One answer drops the check only if it drops it for every action that brought it.
+    const same =
+      us.length === brought.length &&
+      us.every((u) => JSON.stringify(u.drops_if) === JSON.stringify(first.drops_if))
+    return same ? first : { fact: first.fact, question: first.question }
+  })
+  return { ...base, unanswered }
+}
+
+/** appliesBecause for a situation of one action (or none). */
+function appliesForOne(
+  spec: { applies_to: readonly string[]; applies_when?: AppliesWhen },
+  situation: Situation,
+  facts: readonly Fact[],
+): AppliesBecause | undefined {
   if (situation.action !== undefined && !spec.applies_to.includes(situation.action)) return undefined
   const action = situation.action ?? null
   if (!spec.applies_when) return { action, matched: {} }
@@ -311,6 +358,23 @@ export function readFact(fact: Fact, raw: unknown): { value: boolean | number | 
 export const situationNames = (facts: readonly Fact[]) => ['action', ...facts.map((f) => f.fact)]
 
 /**
+ * Reads one or several actions: a name, names joined by commas (`deploy,schema-change`), or a list
+ * of names (a tool argument). Sorted and without repeats, so the order asked never matters.
+ */
+export function readActions(raw: unknown): { actions: string[] } | SituationError {
+  const parts = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : [raw]
+  const names = parts.map((p) => (typeof p === 'string' ? p.trim().toLowerCase() : p))
+  const unknown = names.find((a) => typeof a !== 'string' || !(ACTIONS as readonly string[]).includes(a))
+  if (unknown !== undefined || !names.length)
+    return {
+      parameter: 'action',
+      detail: `unknown action ${JSON.stringify(unknown ?? raw)}; name one action, or several joined by commas (/v1/catalogue lists every action with its meaning)`,
+      allowed: ACTIONS,
+    }
+  return { actions: [...new Set(names as string[])].sort() }
+}
+
+/**
  * Reads the action and facts from name/value pairs (already known to be situation names or
  * unknown). Unknown names and wrong values are errors naming the parameter and what is allowed.
  */
@@ -321,14 +385,10 @@ export function readSituation(
   const situation: Situation = { facts: {} }
   for (const [key, raw] of entries) {
     if (key === 'action') {
-      const action = typeof raw === 'string' ? raw.trim().toLowerCase() : raw
-      if (typeof action !== 'string' || !(ACTIONS as readonly string[]).includes(action))
-        return {
-          parameter: 'action',
-          detail: `unknown action ${JSON.stringify(raw)}; /v1/catalogue lists every action with its meaning`,
-          allowed: ACTIONS,
-        }
-      situation.action = action
+      const read = readActions(raw)
+      if ('parameter' in read) return read
+      if (read.actions.length === 1) situation.action = read.actions[0]
+      else situation.actions = read.actions
       continue
     }
     const fact = facts.find((f) => f.fact === key)
@@ -348,7 +408,8 @@ export function readSituation(
 /** The situation in one canonical order, for the payment binding: one payment, one situation. */
 export function normalisedSituation(situation: Situation, facts: readonly Fact[]): Record<string, string> {
   const out: Record<string, string> = {}
-  if (situation.action !== undefined) out.action = situation.action
+  const actions = situationActions(situation)
+  if (actions.length) out.action = actions.join(',')
   for (const f of facts) {
     const v = situation.facts[f.fact]
     if (v !== undefined) out[f.fact] = String(v)

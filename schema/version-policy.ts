@@ -1,6 +1,6 @@
 /**
  * The version and deprecation policy, written once. The build renders it into llms.txt and
- * openapi.json `info`; README carries the same Markdown (a build test compares them); the retired
+ * summarises it in openapi.json `info`; README carries the same Markdown (a build test compares them); the retired
  * paths' headers take their dates from here.
  */
 
@@ -26,7 +26,10 @@ export const VERSION_POLICY: readonly string[] = [
 
 export const VERSION_POLICY_TITLE = 'Versions and deprecation'
 
-/** The policy as one paragraph (llms.txt, openapi.json `info.description`). */
+/** The policy in one sentence, for openapi.json (whose size is capped); the statements are in llms.txt. */
+export const VERSION_POLICY_SUMMARY = `Semantic versioning; a breaking change gets a new path prefix and the old one keeps answering; a deprecation or a price rise is announced at least ${DEPRECATION_NOTICE_DAYS} days ahead, and a withdrawn path answers 410 for ${RETIRED_ANSWER_DAYS} days.`
+
+/** The policy as one paragraph (llms.txt). */
 export function versionPolicyText(): string {
   return VERSION_POLICY.join(' ')
 }

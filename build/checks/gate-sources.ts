@@ -1,6 +1,6 @@
 /**
- * Every gate can be followed to a source: a gate whose `prevents` names an incident carries the
- * incident's write-up in `source_url`, and no gate is left with neither a source nor a rule.
+ * Every gate can be followed to a public source: `source_url` (the incident's write-up, or the
+ * documentation the check rests on) with `read_on`. A gate without one fails the build.
  */
 import type { Gate } from '../../schema/content.js'
 import type { BuildIssue } from '../stages/issues.js'
@@ -18,21 +18,14 @@ export function gateSourceBreaks(gate: Gate): Omit<BuildIssue, 'file'>[] {
       },
     ]
   if (gate.source_url) return []
-  if (NAMES_AN_INCIDENT.test(gate.prevents))
-    return [
-      {
-        field: 'source_url',
-        problem: '`prevents` names an incident but the gate gives no source for it',
-        allowed: "the https:// URL of the incident's write-up, with read_on (the date it was read)",
-      },
-    ]
-  if (gate.rules.length === 0)
-    return [
-      {
-        field: 'source_url',
-        problem: 'the gate has no source of its own and enforces no rule, so nothing backs it',
-        allowed: 'a source_url with read_on, or at least one rule id in `rules`',
-      },
-    ]
-  return []
+  // Every gate has a public source since issue 34: a rule it enforces is not a source of its own.
+  return [
+    {
+      field: 'source_url',
+      problem: NAMES_AN_INCIDENT.test(gate.prevents)
+        ? '`prevents` names an incident but the gate gives no source for it'
+        : 'the gate gives no public source (an incident write-up or the documentation it rests on)',
+      allowed: "the https:// URL of the gate's source, with read_on (the date it was read)",
+    },
+  ]
 }

@@ -53,7 +53,7 @@ export function appliesWhenIssues(
 ): Break[] {
   if (!spec.applies_when) return []
   return appliesWhenBreaks(spec.applies_when, spec.applies_to, facts).map((b) => ({
-    field: `${field}.applies_when.${b.path.join('.')}`,
+    field: `${field ? `${field}.` : ''}applies_when.${b.path.join('.')}`,
     problem: b.message,
     allowed: 'a fact from facts.yaml with a value of its type that can hold',
   }))
@@ -66,7 +66,7 @@ export function routeScenario(
   rules: readonly Rule[],
   facts: readonly Fact[],
 ) {
-  const read = readSituation([['action', scenario.action], ...Object.entries(scenario.facts)], facts)
+  const read = readSituation([['action', [scenario.action].flat()], ...Object.entries(scenario.facts)], facts)
   if ('parameter' in read) return read
   const { situation } = read
   return {

@@ -52,7 +52,7 @@ export function renderThresholds<T>(
   const rendered = walk(item, '') as T
   const thresholds = [...used].sort().map((name) => {
     const t = defined.get(name) as Threshold
-    return { name, value: t.value, unit: t.unit }
+    return { name, value: t.value, unit: t.unit, ...(t.relative_to ? { relative_to: t.relative_to } : {}) }
   })
   return { value: { ...rendered, thresholds }, used }
 }
@@ -86,14 +86,39 @@ export function checkBasis(t: Threshold, i: number, issues: BuildIssue[]) {
       )
 }
 
+/**
+ * A threshold worked out for an answered fact is a `%` share of an integer fact: anything else
+ * cannot be multiplied by the answer (facts are checked once facts.yaml is read).
+ */
+export function checkRelative(
+  t: Threshold,
+  i: number,
+  integerFacts: readonly string[] | undefined,
+  issues: BuildIssue[],
+) {
+  if (!t.relative_to) return
+  const issue = (field: string, problem: string, allowed: string) =>
+    issues.push({ file: THRESHOLDS_FILE, field: `${i}.relative_to.${field}`, problem, allowed })
+  if (t.unit !== '%')
+    issue('fact', `threshold "${t.name}" is in "${t.unit}", not a share`, "unit '%' for a share of a fact")
+  if (integerFacts && !integerFacts.includes(t.relative_to.fact))
+    issue(
+      'fact',
+      `"${t.relative_to.fact}" is not an integer fact of facts.yaml`,
+      integerFacts.join(', ') || 'an integer fact',
+    )
+}
+
 /** Every threshold name is defined once, and every threshold has a basis (checkBasis). */
 export function checkDefinitions(
   thresholds: readonly Threshold[],
   issues: BuildIssue[],
+  integerFacts?: readonly string[],
 ): Map<string, Threshold> {
   const defined = new Map<string, Threshold>()
   thresholds.forEach((t, i) => {
     checkBasis(t, i, issues)
+    checkRelative(t, i, integerFacts, issues)
     if (defined.has(t.name))
       issues.push({
         file: THRESHOLDS_FILE,

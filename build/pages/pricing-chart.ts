@@ -4,6 +4,8 @@
  * so it renders the same in any browser, in a feed reader and in a screenshot.
  */
 import type { PricingRow } from '../../schema/content.js'
+import { perMinute } from '../pricing/included-usage.js'
+import { bundleLabel } from '../pricing/minute-bundles.js'
 import { baseUnit, formatUsd, nullReasonText, perUnit, unitQualifier } from '../pricing/price-format.js'
 import { escapeHtml } from './html.js'
 
@@ -49,7 +51,11 @@ export function chartGroups(rows: readonly PricingRow[]): Group[] {
       items: entry.map((r) => item(r, r.entry_usd_month)),
     })
   // One scale per base unit: "resolution" and "resolution (first tier)" are the same thing counted.
-  const base = (r: PricingRow) => baseUnit(r.usage_unit ?? '')
+  // A per-minute price that says what its minute includes shares a scale only with the same bundle.
+  const base = (r: PricingRow) => {
+    const unit = baseUnit(r.usage_unit ?? '')
+    return r.minute_includes && perMinute(r) ? `${unit}: ${bundleLabel(r.minute_includes)}` : unit
+  }
   const units = [...new Set(rows.flatMap((r) => (r.unit_price_usd === null ? [] : [base(r)])))]
   for (const unit of units.sort((a, b) => a.localeCompare(b)))
     groups.push({

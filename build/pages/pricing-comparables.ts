@@ -17,6 +17,14 @@ export function comparablesList(c: Comparable): string {
   if (c.entry_usd_month) items.push(['Entry price, USD per month', spread(c.entry_usd_month)])
   for (const [unit, s] of Object.entries(c.unit_price_usd_by_unit))
     items.push([`Unit price, USD ${perUnit(unit)}`, spread(s)])
+  // Per-minute prices compare only with prices whose minute includes the same things.
+  for (const b of c.per_minute_by_bundle)
+    items.push([`Per minute, ${b.label}`, `${spread(b.spread)}: ${b.products.join(', ')}`])
+  if (c.per_minute_left_out.length)
+    items.push([
+      'Per-minute prices left out of every comparison',
+      c.per_minute_left_out.map((l) => `${l.product}: ${l.why}`).join('; '),
+    ])
   const models = Object.entries(c.pricing_models)
   if (models.length) items.push(['Pricing models', models.map(([m, n]) => `${m}: ${n}`).join(', ')])
   return `<dl class="comparables">

@@ -5,6 +5,7 @@
  */
 import type { PricingRow } from '../../schema/content.js'
 import type { PublishedPricingRow } from '../../schema/datasets.js'
+import { bundleLabel } from '../pricing/minute-bundles.js'
 import { AS_OF_SOURCE_TEXT } from '../pricing/price-as-of.js'
 import { formatUsd, nullReasonText, perUnit } from '../pricing/price-format.js'
 import { escapeHtml, safeHref } from './html.js'
@@ -37,10 +38,49 @@ function rowLine(r: PublishedPricingRow): string {
       'Pricing model',
       r.pricing_model ? escapeHtml(r.pricing_model) : '<span class="nil">not stated</span>',
     ),
-    cell('Published price', priceCell(r)),
+    cell('Published price', `${priceCell(r)}${modelsBlock(r)}`),
     cell('Evidence (verbatim)', evidenceCell(r)),
     cell('Source', sourceCell(r)),
   ].join('')}</tr>`
+}
+
+const ROLE_TEXT: Record<PublishedPricingRow['models'][number]['role'], string> = {
+  cheapest: 'cheapest current',
+  'most-capable': 'most capable, as the page says',
+  'highest-priced': 'highest-priced listed',
+  listed: 'listed',
+}
+
+/** Each model's input and output price per 1M tokens, with the page's own words under it. */
+function modelsBlock(r: PublishedPricingRow): string {
+  if (r.models.length === 0) return ''
+  const items = r.models.map(
+    (m) =>
+      `<li><span class="product">${escapeHtml(m.model)}</span> (${ROLE_TEXT[m.role]}): <span class="price">${formatUsd(m.input_usd_per_mtok)}</span> in, <span class="price">${formatUsd(m.output_usd_per_mtok)}</span> out per 1M tokens<br><q class="small">${escapeHtml(m.quote)}</q>${m.source_url ? ` <span class="small">(${escapeHtml(m.source_url.replace(/^https?:\/\//, ''))})</span>` : ''}</li>`,
+  )
+  const short = r.models_shortfall
+    ? `<p class="small">Fewer than two models: ${escapeHtml(r.models_shortfall)}</p>`
+    : ''
+  return `<p class="small">Models, input and output price:</p><ul class="models">${items.join('')}</ul>${short}`
+}
+
+/** What a per-minute price's minute includes, and what an entry price includes, in the vendor's words. */
+function includesBlock(r: PricingRow): string {
+  const parts: string[] = []
+  if (r.minute_includes) {
+    const words = r.minute_includes.quotes.map((q) => `<q class="small">${escapeHtml(q)}</q>`).join(' ')
+    parts.push(
+      `<p class="small includes">The minute: ${escapeHtml(bundleLabel(r.minute_includes))}.${words ? ` ${words}` : ''}</p>`,
+    )
+  }
+  if (r.entry_includes) {
+    const e = r.entry_includes
+    const words = e.quotes.map((q) => `<q class="small">${escapeHtml(q)}</q>`).join(' ')
+    parts.push(
+      `<p class="small includes">The entry price includes: ${escapeHtml(e.usage)}. Beyond it: ${escapeHtml(e.beyond ?? 'the page read does not say')}. ${words}</p>`,
+    )
+  }
+  return parts.join('')
 }
 
 function priceCell(r: PricingRow): string {
@@ -69,7 +109,7 @@ function evidenceCell(r: PricingRow): string {
     ? `<p class="small">The page states: ${escapeHtml(r.page_states_date)}</p>`
     : ''
   const note = r.note ? `<p class="small note">Note: ${escapeHtml(r.note)}</p>` : ''
-  return `${quote}${dated}${note}`
+  return `${quote}${dated}${includesBlock(r)}${note}`
 }
 
 function sourceCell(r: PublishedPricingRow): string {
@@ -77,9 +117,9 @@ function sourceCell(r: PublishedPricingRow): string {
   const shown = escapeHtml(r.source_url.replace(/^https?:\/\//, ''))
   const link = href ? `<a href="${href}" rel="nofollow noreferrer" class="url">${shown}</a>` : shown
   const age =
-    r.days_since_as_of === null
+    r.as_of_source === 'unknown'
       ? `read ${r.days_since_read} days ago, price date unknown`
-      : `price as of ${r.days_since_as_of} days ago`
+      : `price as of ${r.as_of}`
   const due = r.reread_due ? `<br><span class="marker due">due for re-read (${age})</span>` : ''
   const asOf =
     r.as_of_source === 'unknown'

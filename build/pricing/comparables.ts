@@ -4,6 +4,8 @@
 import type { PricingRow } from '../../schema/content.js'
 import type { Comparable, PriceSpread } from '../../schema/datasets.js'
 import { INDEX_CATEGORIES } from '../../schema/vocabulary.js'
+import { perMinute } from './included-usage.js'
+import { minuteBundles } from './minute-bundles.js'
 import { baseUnit } from './price-format.js'
 import { comparableUnit } from './unit-conversion.js'
 
@@ -11,22 +13,25 @@ export function comparables(rows: readonly PricingRow[]): Comparable[] {
   return INDEX_CATEGORIES.map((category) => {
     const inCategory = rows.filter((r) => r.category === category)
     const priced = inCategory.filter((r) => r.entry_usd_month !== null || r.unit_price_usd !== null)
+    // A per-minute price that says what its minute includes is compared only within its bundle.
+    const bundled = (r: PricingRow) => r.minute_includes !== null && perMinute(r)
     const byUnit: Record<string, number[]> = {}
     for (const r of inCategory)
-      if (r.unit_price_usd !== null && r.usage_unit !== null) {
+      if (r.unit_price_usd !== null && r.usage_unit !== null && !bundled(r)) {
         const unit = baseUnit(r.usage_unit)
         byUnit[unit] = [...(byUnit[unit] ?? []), r.unit_price_usd]
       }
     // Paid only: exact conversions put per-hour beside per-minute, a pack of N beside one.
     const byConvertedUnit: Record<string, number[]> = {}
     for (const r of inCategory)
-      if (r.unit_price_usd !== null && r.usage_unit !== null) {
+      if (r.unit_price_usd !== null && r.usage_unit !== null && !bundled(r)) {
         const { unit, price } = comparableUnit(r.unit_price_usd, r.usage_unit)
         byConvertedUnit[unit] = [...(byConvertedUnit[unit] ?? []), price]
       }
     const models: Record<string, number> = {}
     for (const r of inCategory)
       if (r.pricing_model) models[r.pricing_model] = (models[r.pricing_model] ?? 0) + 1
+    const { bundles, left_out } = minuteBundles(inCategory, spread)
     return {
       category,
       products: inCategory.length,
@@ -40,6 +45,8 @@ export function comparables(rows: readonly PricingRow[]): Comparable[] {
       ),
       unit_price_usd_by_unit: spreads(byUnit),
       unit_price_usd_by_converted_unit: spreads(byConvertedUnit),
+      per_minute_by_bundle: bundles,
+      per_minute_left_out: left_out,
       pricing_models: Object.fromEntries(Object.entries(models).sort(([a], [b]) => a.localeCompare(b))),
     }
   })

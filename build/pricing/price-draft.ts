@@ -141,6 +141,10 @@ export function draftRow(page: CollectedPage, options: { id?: string; today: str
     page_states_date: pageStatedDate(lines),
     newest_because: EDITOR_TODO,
     note: others.length ? `Other price lines on the page: ${[...new Set(others)].join(' / ')}` : null,
+    models: [],
+    models_shortfall: null,
+    minute_includes: null,
+    entry_includes: null,
   }
   return { row, prices, sales, todo }
 }

@@ -59,7 +59,14 @@ export function footingBreaks(row: PricingRow): FootingBreak[] {
       problem: 'a per-seat price is in unit_price_usd',
       allowed: 'a per-seat price goes in entry_usd_month, per seat per month',
     })
-  if (row.category === 'model-api' && row.pricing_model === 'per-token' && row.usage_unit !== MODEL_API_UNIT)
+  // A row with no price yet (its pricing page not read) publishes no unit to check.
+  const priced = row.unit_price_usd !== null
+  if (
+    priced &&
+    row.category === 'model-api' &&
+    row.pricing_model === 'per-token' &&
+    row.usage_unit !== MODEL_API_UNIT
+  )
     breaks.push({
       field: 'usage_unit',
       problem: `a per-token model-API row publishes "${row.usage_unit}"`,

@@ -5,8 +5,9 @@
  */
 import type { Correction, PricingRow } from '../../schema/content.js'
 import type { PublishedPricingRow } from '../../schema/datasets.js'
+import { publishedModels } from './model-prices.js'
 import { pageStatesOn } from './page-date.js'
-import { asOfDay, priceAsOf } from './price-as-of.js'
+import { priceAsOf } from './price-as-of.js'
 import { daysBetween, rereadDue } from './pricing-freshness.js'
 import { exactEquivalents } from './unit-conversion.js'
 
@@ -19,9 +20,9 @@ export function publishedPricingRows(
     .sort((a, b) => a.category.localeCompare(b.category) || a.id.localeCompare(b.id))
     .map((row) => {
       const dated = priceAsOf(row)
-      const from = asOfDay(dated.as_of)
       return {
         ...row,
+        models: publishedModels(row.models),
         per_unit:
           row.unit_price_usd !== null && row.usage_unit !== null
             ? exactEquivalents(row.unit_price_usd, row.usage_unit)
@@ -31,7 +32,6 @@ export function publishedPricingRows(
           .sort((a, b) => a.date.localeCompare(b.date)),
         page_states_on: pageStatesOn(row.page_states_date),
         ...dated,
-        days_since_as_of: from === null ? null : daysBetween(from, asOf),
         days_since_read: daysBetween(row.read_on, asOf),
         reread_due: rereadDue(row, asOf),
       }

@@ -22,6 +22,8 @@ export interface RawContent {
   actions: RawFile | null
   /** The situation facts (content/facts.yaml). */
   facts: RawFile | null
+  /** Common changes and the actions that fit them (content/changes.yaml). */
+  changes: RawFile | null
   /** The situations the router is judged on (content/scenarios/). */
   scenarios: RawFile[]
   rules: RawFile[]
@@ -38,6 +40,7 @@ export async function collect(root: string, issues: BuildIssue[]): Promise<RawCo
     thresholds: await readOne(root, 'thresholds.yaml', issues),
     actions: await readOne(root, 'actions.yaml', issues),
     facts: await readOne(root, 'facts.yaml', issues),
+    changes: await readOne(root, 'changes.yaml', issues),
     scenarios: await readFolder(root, 'scenarios', issues),
     rules: await readFolder(root, 'rules', issues),
     playbooks: await readFolder(root, 'playbooks', issues),

@@ -36,6 +36,16 @@ function entry(item: Rule | Playbook | Gate, access: 'free' | 'paid'): Catalogue
   }
 }
 
+/** The newest day the content was read from its sources: incidents, gate sources, thresholds. */
+function contentDate(content: Content): string {
+  const days = [
+    ...content.rules.map((r) => r.incident.read_on),
+    ...content.gates.flatMap((g) => (g.read_on ? [g.read_on] : [])),
+    ...content.thresholds.flatMap((t) => (t.read_on ? [t.read_on] : [])),
+  ]
+  return days.sort().at(-1) ?? 'unknown'
+}
+
 export function inventory(content: Content): Inventory {
   const free = content.rules.filter((r) => r.kind === 'foundational').length
   return {
@@ -61,6 +71,7 @@ export function compileDatasets(content: Content, asOf: string): BundleData {
   return {
     catalogue: {
       version: SERVICE_VERSION,
+      content_date: contentDate(content),
       inventory: inventory(content),
       phases: PHASES.map((p) => ({ slug: p.slug, name: p.name })),
       topics: [...content.topics]
@@ -79,12 +90,19 @@ export function compileDatasets(content: Content, asOf: string): BundleData {
         rules: rules.filter((r) => r.constraint.check_spec.applies_to.includes(action)).length,
       })),
       facts: content.facts,
+      changes: content.changes,
       rules: rules.map((r) => entry(r, r.kind === 'foundational' ? 'free' : 'paid')),
       playbooks: playbooks.map((p) => entry(p, 'paid')),
       checklist: gates.map((g) => entry(g, 'paid')),
     },
-    preview: { rules: rules.filter((r) => r.kind === 'foundational').map(publish) },
-    lessons: { rules: rules.filter((r) => r.kind === 'paid').map(publish) },
+    preview: {
+      rules: rules
+        .filter((r) => r.kind === 'foundational')
+        .map((r) => ({ ...publish(r), access: 'free' as const })),
+    },
+    lessons: {
+      rules: rules.filter((r) => r.kind === 'paid').map((r) => ({ ...publish(r), access: 'paid' as const })),
+    },
     playbooks: { playbooks: playbooks.map(publish) },
     checklist: { checklist: gates.map(publish) },
     pricing: {

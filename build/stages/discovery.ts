@@ -4,7 +4,7 @@
  */
 
 import { PUBLISHER, type ServiceUrls } from '../../schema/config.js'
-import type { Catalogue } from '../../schema/datasets.js'
+import type { Catalogue, PricingBundle } from '../../schema/datasets.js'
 import {
   MCP_DESCRIPTION,
   MCP_INSTRUCTIONS,
@@ -18,6 +18,7 @@ import { RECEIPT_POLICY } from '../../schema/receipt-claims.js'
 import { RETRYABLE_POLICY } from '../../schema/retryable.js'
 import { PRICE, ROUTES, SERVICE_VERSION, WARN_FEED_RETIRED_ON } from '../../schema/routes.js'
 import { VERSION_POLICY_TITLE, versionPolicyText } from '../../schema/version-policy.js'
+import { WALLET_PAYMENT_HOW_TO, WALLET_REFUND_POLICY } from '../../schema/wallet-payment.js'
 import { PUBLISHER_META_KEY, REGISTRY_API, registryName } from './registry.js'
 
 export const DESCRIPTION =
@@ -56,7 +57,16 @@ export function registryListing(urls: ServiceUrls): RegistryListing {
   return { name, lookup: `${REGISTRY_API}?search=${encodeURIComponent(name)}` }
 }
 
-export function agentsJson(catalogue: Catalogue, urls: ServiceUrls, registry?: RegistryListing) {
+/**
+ * `pricingIndex` is the pricing index's derived counts (FORMAT.md, "Two nulls"), so an agent reading
+ * the manifest sees how many products the index holds and how many publish a price.
+ */
+export function agentsJson(
+  catalogue: Catalogue,
+  urls: ServiceUrls,
+  registry?: RegistryListing,
+  pricingIndex?: PricingBundle['counts'],
+) {
   return {
     name: 'rules-pricing-index',
     version: SERVICE_VERSION,
@@ -67,7 +77,9 @@ export function agentsJson(catalogue: Catalogue, urls: ServiceUrls, registry?: R
       preview: 'free',
       catalogue: 'free',
       paid: `${PRICE.display} per query, one-off charge (HTTP 402, Payment scheme, method stripe, intent charge)`,
+      wallet: `the same ${PRICE.display} in USDC where the 402 offers it: method evm (EIP-3009 authorization, no account or human), or the x402 exact scheme`,
     },
+    ...(pricingIndex ? { pricing_index: pricingIndex } : {}),
     endpoints: endpointStrings(),
     topics_example: topicsExample(catalogue),
     contact: urls.contact,
@@ -168,9 +180,19 @@ function situationLines(catalogue: Catalogue, urls: ServiceUrls): string[] {
       'pay the 402 (see Paying, below); the payment binds this situation. Over MCP: tools/call fde_preship_checklist with arguments {"action":"deploy","emergency":false,"targets":3,"stateful":false,"one_way_changes":false}',
     ),
     link(
-      `/v1/fde-preship-checklist?${situation}&format=agents-md`,
-      'The same as AGENTS.md',
-      'format=agents-md (or Accept: text/markdown) answers Markdown to save as AGENTS.md; format=skill answers a SKILL.md with a YAML header (name, description) for your agent\'s skills folder, e.g. .claude/skills/<name>/SKILL.md. Over MCP pass "format" as an argument: the text block is the Markdown',
+      `/v1/fde-preship-checklist?${situation}&include=rules&format=skill`,
+      'Gates and rules for that one change, as a skill',
+      'include=rules adds the rules that apply (foundational ones marked free) to the gates, one payment. format=skill answers a SKILL.md for that one task (name and description in a YAML header; save it as .claude/skills/<name>/SKILL.md and .agents/skills/<name>/SKILL.md); format=agents-md the same Markdown without the header. Every Markdown answer opens with the service, version, content date, a sha-256 of the rest and the request that fetches it again. Over MCP pass "format" and "include" as arguments: the text block is the Markdown',
+    ),
+    link(
+      '/v1/fde-preship-checklist?action=dependency-upgrade,schema-change&stateful=true&one_way_changes=true',
+      'A change that is several actions (a database engine upgrade)',
+      'name every action, joined by commas or repeated (action=a&action=b); the answer is the union, each item naming the actions that brought it, and the order never changes what you pay for. Over MCP: "action":["dependency-upgrade","schema-change"]. The free /v1/catalogue lists common changes (engine upgrade, node-pool upgrade, flag flip, CDN rule, TTL cut, failover drill, deletion past retention, leaked credential, hotfix in an incident) with the actions and facts that fit each',
+    ),
+    link(
+      '/v1/fde-lessons/preview?format=agents-md',
+      'Standing instructions for AGENTS.md (free)',
+      'the foundational rules, when to call this service and which facts to send, and how to read a situated answer: nothing in it is bound to one change. Keep it in AGENTS.md; keep per-change answers as skills',
     ),
   ]
 }
@@ -221,6 +243,8 @@ export function llmsTxt(
     '## Paying',
     `Paying: every paid call costs ${PRICE.display}. Call it unpaid, get 402 with a WWW-Authenticate: Payment challenge (method stripe, intent charge, amount ${PRICE.amount}, currency ${PRICE.currency}), pay it, repeat the same call with Authorization: Payment <credential>. The 200 carries a Payment-Receipt header. Malformed parameters answer 400 and empty filters 404, both before any challenge, so they are never charged.`,
     `Payment token: ${PAYMENT_TOKEN_HOW_TO}`,
+    `Paying with a wallet key: ${WALLET_PAYMENT_HOW_TO}`,
+    `Wallet payments and refunds: ${WALLET_REFUND_POLICY}`,
     `Receipts: ${RECEIPT_POLICY}`,
     `Your money: ${MONEY_BACK_POLICY}`,
     `Refusals: ${RETRYABLE_POLICY}`,

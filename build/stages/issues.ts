@@ -21,7 +21,13 @@ export class BuildFailed extends Error {
 }
 
 /** One block per file, one line per issue: `field: problem (allowed: …)`. */
-export function formatReport(issues: readonly BuildIssue[]): string {
+export function formatReport(all: readonly BuildIssue[]): string {
+  // Two checks can find the same problem (a threshold read for the text and again for the spec): once.
+  const seen = new Set<string>()
+  const issues = all.filter((i) => {
+    const key = JSON.stringify([i.file, i.field, i.problem, i.allowed])
+    return !seen.has(key) && Boolean(seen.add(key))
+  })
   const byFile = new Map<string, BuildIssue[]>()
   for (const issue of issues) byFile.set(issue.file, [...(byFile.get(issue.file) ?? []), issue])
   const files = [...byFile.keys()].sort()

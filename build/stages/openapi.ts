@@ -7,19 +7,27 @@ import type { ServiceUrls } from '../../schema/config.js'
 import { BUNDLES } from '../../schema/datasets.js'
 import { ANSWER_REPLAY_HOURS, IDEMPOTENCY_KEY_RULE, MONEY_BACK_POLICY } from '../../schema/money-back.js'
 import { PAYMENT_TOKEN_SUMMARY } from '../../schema/payment-token.js'
-import { JWKS_PATH, RECEIPT_CLAIMS, RECEIPT_POLICY } from '../../schema/receipt-claims.js'
+import { JWKS_PATH, RECEIPT_CLAIMS } from '../../schema/receipt-claims.js'
 import { type AnswerRoute, RESPONSES, responseComponents } from '../../schema/responses.js'
 import { RETRYABLE_POLICY } from '../../schema/retryable.js'
-import { PRICE, ROUTES, type Route, SERVICE_VERSION, WARN_FEED_RETIRED_ON } from '../../schema/routes.js'
+import {
+  PRICE,
+  type QueryParam,
+  ROUTES,
+  type Route,
+  SERVICE_VERSION,
+  WARN_FEED_RETIRED_ON,
+} from '../../schema/routes.js'
 import { type Fact, factJsonSchema } from '../../schema/situation.js'
 import { Submission } from '../../schema/submission.js'
 import {
   DEPRECATION_NOTICE_DAYS,
   RETIRED_ANSWER_DAYS,
   retiredHeaders,
+  VERSION_POLICY_SUMMARY,
   VERSION_POLICY_TITLE,
-  versionPolicyText,
 } from '../../schema/version-policy.js'
+import { WALLET_PAYMENT_SUMMARY, WALLET_REFUND_SHORT } from '../../schema/wallet-payment.js'
 
 const problem = (description: string) => ({
   description,
@@ -84,6 +92,9 @@ export function paymentOffer(route: Route) {
   }
 }
 
+/** The wallet rail's offer: the same price, settled in USDC (the 402's evm challenge names token and chain). */
+const WALLET_OFFER = { intent: 'charge', method: 'evm', amount: PRICE.amount, currency: PRICE.currency }
+
 /** The answer schemas, written once under components/schemas and referenced by each operation. */
 const answers = responseComponents('#/components/schemas/')
 
@@ -94,9 +105,41 @@ function factParameters(facts: readonly Fact[]) {
   return Object.fromEntries(
     facts.map((f) => {
       const { description, ...schema } = factJsonSchema(f)
-      return [factParameter(f), { name: f.fact, in: 'query', required: false, description, schema }]
+      return [factParameter(f), { name: f.fact, in: 'query', description, schema }]
     }),
   )
+}
+
+const queryParameter = (p: QueryParam) => ({
+  name: p.name,
+  in: 'query',
+  required: false,
+  description: p.description,
+  ...paramSchema(p),
+  example: p.example,
+})
+
+/** Parameters several routes take with the same meaning: written once under components/parameters. */
+const SHARED_PARAMS = ['action', 'format']
+
+function sharedParameters() {
+  return Object.fromEntries(
+    SHARED_PARAMS.map((name) => {
+      const p = ROUTES.flatMap((r) => r.params).find((q) => q.name === name)
+      if (!p) throw new Error(`no route takes the shared parameter ${name}`)
+      return [name, queryParameter(p)]
+    }),
+  )
+}
+
+/** A parameter's schema: a repeatable one (action) is a list, sent repeated or joined by commas. */
+function paramSchema(p: QueryParam) {
+  const one = p.allowed
+    ? { type: 'string', enum: [...p.allowed] }
+    : { type: 'string', ...(p.pattern ? { pattern: p.pattern } : {}) }
+  return p.repeatable
+    ? { schema: { type: 'array', items: one }, style: 'form', explode: true }
+    : { schema: one }
 }
 
 function operation(route: Route, facts: readonly Fact[]) {
@@ -106,16 +149,9 @@ function operation(route: Route, facts: readonly Fact[]) {
     tags: [route.access],
   }
   if (route.params.length)
-    op.parameters = route.params.map((p) => ({
-      name: p.name,
-      in: 'query',
-      required: false,
-      description: p.description,
-      schema: p.allowed
-        ? { type: 'string', enum: [...p.allowed] }
-        : { type: 'string', ...(p.pattern ? { pattern: p.pattern } : {}) },
-      example: p.example,
-    }))
+    op.parameters = route.params.map((p) =>
+      SHARED_PARAMS.includes(p.name) ? { $ref: `#/components/parameters/${p.name}` } : queryParameter(p),
+    )
   // A situation route takes each fact of the content as a further parameter (schema/situation.ts).
   if (route.situation)
     op.parameters = [
@@ -165,7 +201,7 @@ function operation(route: Route, facts: readonly Fact[]) {
     responses['200'] = json(route.access === 'paid' ? 'The payload, with a Payment-Receipt header' : 'OK')
   }
   if (route.access === 'paid') {
-    op['x-payment-info'] = { offers: [paymentOffer(route)] }
+    op['x-payment-info'] = { offers: [paymentOffer(route), WALLET_OFFER] }
     op.parameters = [
       ...((op.parameters as unknown[]) ?? []),
       { $ref: '#/components/parameters/Idempotency-Key' },
@@ -189,11 +225,12 @@ function operation(route: Route, facts: readonly Fact[]) {
     // Free: no authentication of any kind.
     op.security = []
     if (route.name in BUNDLES || route.name === 'index')
-      responses['503'] = problem('The dataset could not be read (data-unavailable): repeat after Retry-After')
+      responses['503'] = { $ref: '#/components/responses/DataUnavailable' }
   }
   if (route.params.length) {
-    responses['400'] = problem('A malformed parameter; no charge')
-    responses['404'] = problem('The filter matches nothing; the body lists the valid values; no charge')
+    // Written once under components/responses (openapi.json has a 64 KB cap).
+    responses['400'] = { $ref: '#/components/responses/BadFilter' }
+    responses['404'] = { $ref: '#/components/responses/NothingMatches' }
   }
   op.responses = responses
   return op
@@ -231,12 +268,14 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
     info: {
       title: 'Rules and Pricing-Index Service',
       version: SERVICE_VERSION,
-      description: `Engineering-practice rules traced to real incidents, and an index of published AI product prices. Paid operations cost ${PRICE.display} per call through the HTTP "Payment" authentication scheme (intent charge, method stripe), paid with a Stripe shared payment token (see securitySchemes); no account here. ${RECEIPT_POLICY} ${MONEY_BACK_POLICY}\n\n${VERSION_POLICY_TITLE}: ${versionPolicyText()}`,
+      description: `Engineering-practice rules traced to real incidents, and an index of published AI product prices. Paid operations cost ${PRICE.display} per call through the HTTP "Payment" authentication scheme (intent charge), by card or in USDC (see securitySchemes); no account here. Every paid answer carries a signed receipt (components/headers/Payment-Receipt; the whole receipt policy: llms.txt). ${MONEY_BACK_POLICY}\n\n${VERSION_POLICY_TITLE}: ${VERSION_POLICY_SUMMARY} The whole policy: ${urls.base_url}/llms.txt.`,
       'x-version-policy': {
         breakingChange: 'new path prefix and new major version; the old prefix keeps answering',
         deprecationNoticeDays: DEPRECATION_NOTICE_DAYS,
         retiredAnswerDays: RETIRED_ANSWER_DAYS,
         headers: ['Deprecation (RFC 9745)', 'Sunset (RFC 8594)', 'Link rel="successor-version"'],
+        // openapi.json has a 64 KB cap: the policy's prose is in llms.txt and README, once each.
+        policy: `${urls.base_url}/llms.txt`,
       },
     },
     servers: [{ url: urls.base_url }],
@@ -250,8 +289,16 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
     },
     paths,
     components: {
-      responses: paymentRefusals(),
+      responses: {
+        ...paymentRefusals(),
+        BadFilter: problem('A malformed parameter; no charge'),
+        NothingMatches: problem('The filter matches nothing; the body lists the valid values; no charge'),
+        DataUnavailable: problem(
+          'The dataset could not be read (data-unavailable): repeat after Retry-After',
+        ),
+      },
       parameters: {
+        ...sharedParameters(),
         ...factParameters(facts),
         'Idempotency-Key': {
           name: 'Idempotency-Key',
@@ -265,7 +312,7 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
         payment: {
           type: 'http',
           scheme: 'Payment',
-          description: `IETF HTTP "Payment" scheme: answer the 402 challenge, then send Authorization: Payment <credential>; ${PAYMENT_TOKEN_SUMMARY}`,
+          description: `IETF HTTP "Payment" scheme: answer the 402 challenge, then send Authorization: Payment <credential>; ${PAYMENT_TOKEN_SUMMARY} ${WALLET_PAYMENT_SUMMARY} ${WALLET_REFUND_SHORT}`,
         },
       },
       headers: {
@@ -288,7 +335,7 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
         },
         'WWW-Authenticate': {
           description:
-            'Payment challenge: id, realm, method="stripe", intent="charge", request, description, expires, opaque',
+            'Payment challenges: id, realm, method ("stripe", then "evm"), intent="charge", request, description, expires, opaque',
           schema: { type: 'string' },
         },
         'Payment-Receipt': {

@@ -7,6 +7,8 @@ import type { z } from 'zod'
 import {
   type ActionEntry,
   Actions,
+  type CommonChange,
+  CommonChanges,
   type Correction,
   Corrections,
   Gate,
@@ -24,11 +26,15 @@ import { Scenario } from '../../schema/scenario.js'
 import { type Fact, Facts } from '../../schema/situation.js'
 import { EVIDENCE_LABELS, PHASES } from '../../schema/vocabulary.js'
 import { ACTIONS_FILE, actionListBreaks, specThresholdBreaks } from '../checks/check-specs.js'
+import { CHANGES_FILE, changeBreaks } from '../checks/common-changes.js'
 import { gateSourceBreaks } from '../checks/gate-sources.js'
+import { gateTimingBreaks } from '../checks/gate-timing.js'
 import { inlineLimitBreaks } from '../checks/inline-numbers.js'
 import { revertSpecBreaks, revertTextBreaks } from '../checks/revert-speed.js'
 import { appliesWhenIssues, FACTS_FILE, factListBreaks, scenarioBreaks } from '../checks/situation-checks.js'
 import { checkDefinitions, checkUnused, renderThresholds } from '../checks/thresholds.js'
+import { includedUsageBreaks } from '../pricing/included-usage.js'
+import { modelPriceBreaks } from '../pricing/model-prices.js'
 import { priceAppearsIn } from '../pricing/price-in-quote.js'
 import { originBreaks } from '../pricing/price-origin.js'
 import { footingBreaks } from '../pricing/pricing-footing.js'
@@ -43,6 +49,8 @@ export interface Content {
   actions: ActionEntry[]
   /** The situation facts (content/facts.yaml). */
   facts: Fact[]
+  /** Common changes and the actions that fit them (content/changes.yaml). */
+  changes: CommonChange[]
   /** The situations the router was judged on (content/scenarios/). */
   scenarios: Scenario[]
   thresholds: Threshold[]
@@ -86,12 +94,18 @@ export function validate(
   const facts = raw.facts ? (parseOne(raw.facts, Facts, issues) ?? []) : []
   if (raw.facts && facts.length)
     for (const b of factListBreaks(facts)) issues.push({ file: FACTS_FILE, ...b })
+  const changes = raw.changes ? (parseOne(raw.changes, CommonChanges, issues) ?? []) : []
+  if (facts.length) for (const b of changeBreaks(changes, facts)) issues.push({ file: CHANGES_FILE, ...b })
   const scenarios = parseEach(raw.scenarios, Scenario, issues)
   const rules = parseEach(raw.rules, Rule, issues)
   const playbooks = parseEach(raw.playbooks, Playbook, issues)
   const gates = parseEach(raw.gates, Gate, issues)
   const pricingRows = parseEach(raw.pricingRows, PricingRow, issues)
   const corrections = raw.corrections ? (parseOne(raw.corrections, Corrections, issues) ?? []) : []
+  // A file that cannot be read or does not match its schema is left out of what follows, and every
+  // check across files would report it missing (a reference to it, the inventory count, a threshold
+  // only it used): those follow-ons are not reported; the file's own problems are the root cause.
+  const complete = issues.length === 0
 
   for (const kind of [rules, playbooks, gates, pricingRows, scenarios]) {
     checkFileNames(kind, issues)
@@ -113,10 +127,12 @@ export function validate(
   }
 
   const ruleIds = new Set(rules.map((r) => r.value.id))
-  for (const p of playbooks) checkRefs(p.file, 'applies_rules', p.value.applies_rules, ruleIds, issues)
+  if (complete)
+    for (const p of playbooks) checkRefs(p.file, 'applies_rules', p.value.applies_rules, ruleIds, issues)
   for (const g of gates) {
-    checkRefs(g.file, 'rules', g.value.rules, ruleIds, issues)
+    if (complete) checkRefs(g.file, 'rules', g.value.rules, ruleIds, issues)
     for (const b of gateSourceBreaks(g.value)) issues.push({ file: g.file, ...b })
+    for (const b of gateTimingBreaks(g.value)) issues.push({ file: g.file, ...b })
   }
 
   const inventory = expected ?? (raw.inventory ? parseOne(raw.inventory, Inventory, issues) : null)
@@ -127,14 +143,15 @@ export function validate(
       problem: 'missing',
       allowed: 'the expected inventory: foundational, paid, playbooks and gates counts',
     })
-  if (inventory) checkCounts(rules, playbooks, gates, inventory, issues)
+  if (inventory && complete) checkCounts(rules, playbooks, gates, inventory, issues)
   checkPrices(pricingRows, issues)
-  checkCorrections(corrections, new Set(pricingRows.map((r) => r.value.id)), issues)
+  if (complete) checkCorrections(corrections, new Set(pricingRows.map((r) => r.value.id)), issues)
   for (const f of [...raw.rules, ...raw.playbooks, ...raw.gates, ...raw.pricingRows])
     checkInlineLabels(f.file, f.data, '', issues)
 
   const thresholds = raw.thresholds ? (parseOne(raw.thresholds, Thresholds, issues) ?? []) : []
-  const defined = checkDefinitions(thresholds, issues)
+  const integerFacts = raw.facts ? facts.filter((f) => f.type === 'integer').map((f) => f.fact) : undefined
+  const defined = checkDefinitions(thresholds, issues, integerFacts)
   const used = new Set<string>()
   const render = <T>(items: Parsed<T>[]) =>
     items.map(({ file, value }) => {
@@ -143,7 +160,7 @@ export function validate(
       return r.value
     })
   checkSpecs(rules, gates, playbooks, defined, issues)
-  checkSituations(rules, gates, scenarios, facts, issues, raw)
+  if (complete) checkSituations(rules, gates, playbooks, scenarios, facts, issues, raw)
   const rendered = { rules: render(rules), playbooks: render(playbooks), gates: render(gates) }
   for (const [kind, items] of [
     ['rule', rules],
@@ -151,19 +168,14 @@ export function validate(
     ['playbook', playbooks],
   ] as const)
     for (const { file, value } of items) issues.push(...inlineLimitBreaks(file, kind, value))
-  // Only meaningful when every item parsed: a broken file could be the one that uses a threshold.
-  if (
-    raw.thresholds &&
-    rendered.rules.length === raw.rules.length &&
-    rendered.playbooks.length === raw.playbooks.length &&
-    rendered.gates.length === raw.gates.length
-  )
-    checkUnused(thresholds, used, issues)
+  // Only meaningful when every file was read and parsed: a broken one could be the one that uses it.
+  if (raw.thresholds && complete) checkUnused(thresholds, used, issues)
 
   return {
     topics,
     actions,
     facts,
+    changes,
     scenarios: scenarios.map((s) => s.value),
     thresholds,
     ...rendered,
@@ -209,6 +221,7 @@ function checkSpecs(
 function checkSituations(
   rules: Parsed<Rule>[],
   gates: Parsed<Gate>[],
+  playbooks: Parsed<Playbook>[],
   scenarios: Parsed<Scenario>[],
   facts: Fact[],
   issues: BuildIssue[],
@@ -223,6 +236,7 @@ function checkSituations(
       file,
       breaks: appliesWhenIssues('check_spec', value.check_spec, facts),
     })),
+    ...playbooks.map(({ file, value }) => ({ file, breaks: appliesWhenIssues('', value, facts) })),
   ].flatMap(({ file, breaks }) => breaks.map((b) => ({ file, ...b })))
   issues.push(...broken)
   if (broken.length) return // the router cannot evaluate a condition it refuses
@@ -347,6 +361,8 @@ function checkPrices(rows: Parsed<PricingRow>[], issues: BuildIssue[]) {
     for (const b of sourceBreaks(value)) issues.push({ file, ...b })
     for (const { rule, ...b } of originBreaks(value))
       issues.push({ file, ...b, problem: `footing rule ${rule}: ${b.problem}` })
+    for (const b of modelPriceBreaks(value)) issues.push({ file, ...b })
+    for (const b of includedUsageBreaks(value)) issues.push({ file, ...b })
   }
 }
 

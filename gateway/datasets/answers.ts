@@ -10,17 +10,22 @@ import {
   checklistMarkdown,
   FORMATS,
   type MarkdownFormat,
+  type Origin,
   playbooksMarkdown,
   rulesMarkdown,
+  standingMarkdown,
 } from '../../schema/markdown.js'
+import { INCLUDES, ROUTES, SERVICE_NAME } from '../../schema/routes.js'
 import {
   type AppliesBecause,
   appliesBecause,
   normalisedSituation,
   readSituation,
   type Situation,
+  situationActions,
 } from '../../schema/situation.js'
 import { ACTIONS, findPhase, INDEX_CATEGORIES, IsoDate } from '../../schema/vocabulary.js'
+import { workedOut } from '../../schema/worked-thresholds.js'
 import { badRequest, notFound, type Problem } from '../http/problem.js'
 import { normaliseQuery } from '../payment/binding.js'
 import type { Filters, Prepared } from './query.js'
@@ -74,7 +79,7 @@ function situate<T extends { id: string }>(
       problem: notFound(
         `no ${what} applies to this situation (${normaliseQuery(filters)}); nothing was charged`,
         {
-          parameter: situation.action === undefined ? Object.keys(filters)[0] : 'action',
+          parameter: situationActions(situation).length ? 'action' : Object.keys(filters)[0],
           situation: filters,
           // The actions something here applies to, as the action filter has always listed them.
           allowed: ACTIONS.filter((a) => items.some((i) => specOf(i).applies_to.includes(a))),
@@ -115,16 +120,57 @@ function byTopic(
   }
 }
 
+/** Every rule a situated answer chooses from: the foundational ones (free) and the paid ones. */
+const wholeRuleSet = (data: BundleData): PublishedRule[] => [...data.preview.rules, ...data.lessons.rules]
+
+/** The rules that apply to a situation already read (none named: every rule, without why). */
+function situatedRules(data: BundleData, situation: Situation, named: boolean) {
+  const all = wholeRuleSet(data)
+  if (!named) return { items: all, because: {} }
+  const because: Record<string, AppliesBecause> = {}
+  const items = all.filter((r) => {
+    const why = appliesBecause(r.constraint.check_spec, situation, data.catalogue.facts)
+    if (why) because[r.id] = why
+    return why !== undefined
+  })
+  return { items, because }
+}
+
+/**
+ * What a situated answer adds beside its items: the playbooks that fit the situation (named, with
+ * why; their steps are sold at /v1/fde-playbooks) and the thresholds worked out for its facts.
+ */
+function fitting(
+  data: BundleData,
+  situation: Situation,
+  items: readonly { id: string; thresholds: PublishedRule['thresholds'] }[],
+) {
+  const facts = data.catalogue.facts
+  const playbooks = data.playbooks.playbooks.flatMap((p) => {
+    const why = appliesBecause(p, situation, facts)
+    return why ? [{ id: p.id, title: p.title, when: p.when, applies_because: why }] : []
+  })
+  const worked = workedOut(items, situation.facts)
+  return {
+    playbooks,
+    ...(Object.keys(worked).length ? { worked_out: worked } : {}),
+  }
+}
+
 type PrepareRoute = (data: BundleData, filters: Filters, now: number) => Prepared
 
 /**
  * A rules route that also answers in Markdown: `format` (json, agents-md or skill) is read first
- * and bound into the payment with the other filters, so one payment buys one representation.
+ * and bound into the payment with the other filters, so one payment buys one representation. The
+ * Markdown opens with where it came from and the request that fetches it again.
  */
 function inFormat<A>(
-  renderer: (format: MarkdownFormat, answer: A) => string,
+  routeName: string,
+  renderer: (format: MarkdownFormat, answer: A, origin: Origin, data: BundleData) => string,
   inner: PrepareRoute,
 ): PrepareRoute {
+  const route = ROUTES.find((r) => r.name === routeName)
+  if (!route) throw new Error(`no route ${routeName}`)
   return (data, { format, ...f }, now) => {
     const wanted = format?.trim().toLowerCase() ?? 'json'
     if (!(FORMATS as readonly string[]).includes(wanted))
@@ -135,23 +181,39 @@ function inFormat<A>(
     const prepared = inner(data, f, now)
     if (!prepared.ok || wanted === 'json') return prepared
     const md = wanted as MarkdownFormat
+    const filters = { ...prepared.filters, format: md }
+    const query = normaliseQuery(filters)
+    const origin: Origin = {
+      service: SERVICE_NAME,
+      version: data.catalogue.version,
+      content_date: data.catalogue.content_date,
+      fetch: `${route.method} ${route.path}${query ? `?${query}` : ''}`,
+      ...(route.mcpTool ? { mcp_tool: route.mcpTool } : {}),
+    }
     return {
       ...prepared,
-      filters: { ...prepared.filters, format: md },
-      markdown: () => renderer(md, prepared.payload() as A),
+      filters,
+      markdown: () => renderer(md, prepared.payload() as A, origin, data),
     }
   }
 }
 
 export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: number) => Prepared> = {
   catalogue: (data) => ({ ok: true, filters: {}, payload: () => data.catalogue }),
-  preview: (data, f) => byTopic('rules', data.preview.rules, f.topic, 'foundational rule'),
-  lessons: inFormat(rulesMarkdown, (data, f) => {
+  // The free foundational rules; as Markdown, the standing instructions an agent keeps (AGENTS.md).
+  preview: inFormat(
+    'preview',
+    (format, _answer, origin, data) => standingMarkdown(format, data, origin),
+    (data, f) => byTopic('rules', data.preview.rules, f.topic, 'foundational rule'),
+  ),
+  lessons: inFormat('lessons', rulesMarkdown, (data, f) => {
     const { topic, ...rest } = f
-    const byTag = byTopic('rules', data.lessons.rules, topic, 'paid rule')
-    if (!byTag.ok || !Object.keys(rest).length) return byTag
+    // Without a situation: the paid rules (the foundational ones are free at /v1/fde-lessons/preview).
+    if (!Object.keys(rest).length) return byTopic('rules', data.lessons.rules, topic, 'paid rule')
+    const byTag = byTopic('rules', wholeRuleSet(data), topic, 'rule')
+    if (!byTag.ok) return byTag
     const tagged = (byTag.payload() as { rules: PublishedRule[] }).rules
-    const situated = situate(data, tagged, (r) => r.constraint.check_spec, rest, 'paid rule')
+    const situated = situate(data, tagged, (r) => r.constraint.check_spec, rest, 'rule')
     if (!situated.ok) return situated
     return {
       ok: true,
@@ -162,14 +224,15 @@ export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: n
         count: situated.items.length,
         rules: situated.items,
         applies_because: situated.because,
+        ...fitting(data, situated.situation, situated.items),
       }),
     }
   }),
-  playbooks: inFormat(playbooksMarkdown, (data, f) =>
+  playbooks: inFormat('playbooks', playbooksMarkdown, (data, f) =>
     byTopic('playbooks', data.playbooks.playbooks, f.topic, 'playbook'),
   ),
-  checklist: inFormat(checklistMarkdown, (data, f) => {
-    const { phase: phaseFilter, ...rest } = f
+  checklist: inFormat('checklist', checklistMarkdown, (data, f) => {
+    const { phase: phaseFilter, include, ...rest } = f
     const phase = phaseFilter === undefined ? undefined : findPhase(phaseFilter)
     if (phaseFilter !== undefined && !phase)
       return {
@@ -178,6 +241,12 @@ export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: n
           parameter: 'phase',
           allowed: data.catalogue.phases.map((p) => p.slug),
         }),
+      }
+    const withRules = include?.trim().toLowerCase()
+    if (withRules !== undefined && !(INCLUDES as readonly string[]).includes(withRules))
+      return {
+        ok: false,
+        problem: badRequest(`unknown include "${include}"`, { parameter: 'include', allowed: INCLUDES }),
       }
     const all = data.checklist.checklist
     const inPhase = phase ? all.filter((g) => g.phase_slug === phase.slug) : all
@@ -192,16 +261,25 @@ export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: n
     const situated = situate(data, inPhase, (g) => g.check_spec, rest, 'gate')
     if (!situated.ok) return situated
     const gates = situated.items
+    // include=rules: the rules of the same situation in the same answer, for the same one payment.
+    const rules = withRules ? situatedRules(data, situated.situation, situated.named) : undefined
+    const because = { ...situated.because, ...(rules?.because ?? {}) }
     return {
       ok: true,
-      filters: { ...(phase ? { phase: phase.slug } : {}), ...situated.filters },
+      filters: {
+        ...(phase ? { phase: phase.slug } : {}),
+        ...(withRules ? { include: withRules } : {}),
+        ...situated.filters,
+      },
       payload: () => ({
         ...(phase ? { phase: phase.name } : {}),
-        ...(situated.situation.action ? { action: situated.situation.action } : {}),
+        ...(situated.filters.action ? { action: situated.filters.action } : {}),
         ...(situated.named ? { situation: situated.filters } : {}),
         count: gates.length,
         checklist: gates,
-        ...(situated.named ? { applies_because: situated.because } : {}),
+        ...(rules ? { rules_count: rules.items.length, rules: rules.items } : {}),
+        ...(situated.named ? { applies_because: because } : {}),
+        ...(situated.named ? fitting(data, situated.situation, [...gates, ...(rules?.items ?? [])]) : {}),
       }),
     }
   }),

@@ -43,7 +43,8 @@ export function checkParams(
           : `${route.path} takes no parameters`,
         { parameter: name, allowed },
       )
-    if (filters[name] !== undefined)
+    const before = filters[name]
+    if (before !== undefined && !param.repeatable)
       return badRequest(`parameter "${name}" is given more than once`, { parameter: name })
     if (param.pattern && !new RegExp(param.pattern).test(value))
       return badRequest(`parameter "${name}" is malformed: ${param.description}`, {
@@ -51,7 +52,8 @@ export function checkParams(
         pattern: param.pattern,
         ...(param.allowed ? { allowed: param.allowed } : {}),
       })
-    filters[name] = value
+    // A repeatable parameter given again adds to the list, as commas would.
+    filters[name] = before === undefined ? value : `${before},${value}`
   }
   return { filters }
 }

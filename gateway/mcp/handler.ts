@@ -7,17 +7,16 @@
  */
 
 import {
-  createMcpHandler,
   isLegacyRequest,
   ProtocolError,
   ProtocolErrorCode,
   Server,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server'
-import { CHALLENGE_TTL_MS } from '../../schema/config.js'
+import { facts } from '../../dist/private/bundles.js'
 import { MCP_INSTRUCTIONS, PAYMENT_CAPABILITY } from '../../schema/mcp-tools.js'
-import { SERVICE_VERSION } from '../../schema/routes.js'
-import { paymentConfig } from '../config.js'
+import { SERVICE_NAME, SERVICE_VERSION } from '../../schema/routes.js'
+import { CHALLENGE_TTL_MS, paymentConfig } from '../config.js'
 import { prepare } from '../datasets/prepare.js'
 import { checkParams } from '../datasets/query.js'
 import type { Env } from '../env.js'
@@ -30,6 +29,8 @@ import { defaultsClock } from '../payment/request-clock.js'
 import { countHit } from '../stats.js'
 import { withAnsweredRevision } from './answered-revision.js'
 import { invalidArgument } from './argument-error.js'
+import { argumentText, argumentTypeError } from './argument-types.js'
+import { modernHandler } from './modern-handler.js'
 import { forbiddenOrigin, originAllowed } from './origin.js'
 import { callPaidTool, InvalidIdempotencyKey, META_CREDENTIAL } from './paid-call.js'
 import { listedResources, readResource } from './resources.js'
@@ -42,7 +43,7 @@ interface CallSeen {
 
 function createServer(env: Env, ctx: ExecutionContext, request: Request, seen: CallSeen): Server {
   const server = new Server(
-    { name: 'rules-pricing-index', title: 'Rules and Pricing-Index Service', version: SERVICE_VERSION },
+    { name: SERVICE_NAME, title: 'Rules and Pricing-Index Service', version: SERVICE_VERSION },
     {
       capabilities: { tools: {}, resources: {}, experimental: PAYMENT_CAPABILITY },
       instructions: MCP_INSTRUCTIONS,
@@ -67,19 +68,13 @@ function createServer(env: Env, ctx: ExecutionContext, request: Request, seen: C
       })
     const endpoint = `mcp:${tool.name}`
     const args = call.params.arguments ?? {}
-    // A situation tool's facts come typed (true, 3); their text form is what the filters read.
-    const isFact = (k: string) => tool.route.situation && !tool.route.params.some((p) => p.name === k)
-    const typed = ([k, v]: [string, unknown]) =>
-      typeof v === 'string' || (isFact(k) && (typeof v === 'boolean' || typeof v === 'number'))
-    const wrongType = Object.entries(args).find((entry) => !typed(entry))
+    // Every argument is held to the type tools/list declares for it (facts typed, filters text).
+    const wrongType = argumentTypeError(tool, facts, args)
     const checked = wrongType
-      ? badRequest(
-          `argument "${wrongType[0]}" must be ${isFact(wrongType[0]) ? 'a string, a boolean or a number' : 'a string'}, not ${typeof wrongType[1]}`,
-          { parameter: wrongType[0] },
-        )
+      ? badRequest(wrongType.detail, { parameter: wrongType.parameter })
       : checkParams(
           tool.route,
-          Object.entries(args).map(([k, v]): [string, string] => [k, String(v)]),
+          Object.entries(args).map(([k, v]): [string, string] => [k, argumentText(v)]),
         )
     if ('status' in checked) {
       countHit(ctx, env, request, endpoint, 'rejected')
@@ -189,7 +184,7 @@ async function serve(request: Request, env: Env, ctx: ExecutionContext, seen: Ca
     if (contradiction) return rpcError(400, -32600, contradiction)
     return legacy(factory(), request, ctx)
   }
-  const modern = createMcpHandler(factory, { legacy: 'reject', responseMode: 'json' })
+  const modern = modernHandler(factory)
   try {
     return await modern.fetch(request)
   } finally {

@@ -19,7 +19,10 @@ import {
   verifyAndSettle,
 } from '../payment/charge.js'
 import { credentialFromJson, MalformedCredential } from '../payment/credential.js'
-import { attemptsOf, ledgerOf } from '../payment/http.js'
+import { issueEvmChallenge } from '../payment/evm/challenge.js'
+import { payWithAuthorization } from '../payment/evm/pay.js'
+import { evmChargeRequest } from '../payment/evm/request.js'
+import { attemptsOf, ledgerOf, tokenClaimsOf, walletPayment } from '../payment/http.js'
 import {
   IDEMPOTENCY_KEY_META,
   IDEMPOTENCY_KEY_RULE,
@@ -73,10 +76,20 @@ async function paymentRequired(config: PaymentConfig, binding: Binding, tool: Mc
   const challenge = r.challenge
     ? asIssued(r.challenge, tool.route.summary)
     : await issueChallenge(config, binding, tool.route.summary)
+  // A fresh offer carries the same price in USDC beside the card, as over HTTP.
+  const wallet =
+    !r.challenge && config.evm
+      ? [
+          {
+            ...(await issueEvmChallenge(config, config.evm, binding, tool.route.summary)),
+            request: evmChargeRequest(config.evm),
+          },
+        ]
+      : []
   return {
     httpStatus: 402,
-    challenges: [{ ...challenge, request: chargeRequest(config) }],
-    problem: problemBody(r, challenge.id),
+    challenges: [{ ...challenge, request: chargeRequest(config) }, ...wallet],
+    problem: problemBody(r, challenge.id, wallet.length > 0),
   }
 }
 
@@ -130,14 +143,28 @@ export async function callPaidTool(
   if (idempotencyKey === null) throw new InvalidIdempotencyKey()
   let settlement: Settlement
   try {
-    settlement = await verifyAndSettle(
-      config,
-      ledgerOf(env),
-      credentialFromJson(raw),
-      binding,
-      await attemptsOf(env, client),
-      idempotencyKey,
-    )
+    const credential = credentialFromJson(raw)
+    const wallet = config.evm ? walletPayment(credential) : undefined
+    settlement =
+      wallet && config.evm
+        ? await payWithAuthorization(
+            config,
+            config.evm,
+            ledgerOf(env),
+            tokenClaimsOf(env),
+            wallet,
+            binding,
+            await attemptsOf(env, client),
+            idempotencyKey,
+          )
+        : await verifyAndSettle(
+            config,
+            ledgerOf(env),
+            credential,
+            binding,
+            await attemptsOf(env, client),
+            idempotencyKey,
+          )
   } catch (error) {
     if (!(error instanceof MalformedCredential)) throw error
     settlement = { ok: false, refusal: refusal('malformed-credential', error.message) }

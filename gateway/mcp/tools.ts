@@ -21,16 +21,16 @@ export function listedTools() {
       type: 'object' as const,
       properties: {
         ...Object.fromEntries(
-          tool.route.params.map((p) => [
-            p.name,
-            {
+          tool.route.params.map((p) => {
+            const one = {
               type: 'string',
-              description: p.description,
-              ...(p.pattern ? { pattern: p.pattern } : {}),
+              ...(p.pattern && !p.allowed ? { pattern: p.pattern } : {}),
               ...(p.allowed ? { enum: [...p.allowed] } : {}),
-              examples: [p.example],
-            },
-          ]),
+            }
+            // A repeatable filter (action) takes one value or a list of them.
+            const schema = p.repeatable ? { anyOf: [one, { type: 'array', items: one, minItems: 1 }] } : one
+            return [p.name, { ...schema, description: p.description, examples: [p.example] }]
+          }),
         ),
         // A situation tool takes each fact as a typed argument beside the action.
         ...(tool.route.situation ? Object.fromEntries(facts.map((f) => [f.fact, factJsonSchema(f)])) : {}),
@@ -50,6 +50,8 @@ export function listedTools() {
               method: METHOD,
               intent: INTENT,
               display: PRICE.display,
+              // The same price in USDC, where the deployment's challenge offers it (method evm).
+              also: [{ method: 'evm', intent: INTENT, settles_in: 'USDC' }],
             },
           }
         : {}),

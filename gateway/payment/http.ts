@@ -3,6 +3,8 @@
  * challenge (WWW-Authenticate, no-store, problem body), or let the paid response through.
  */
 
+import { encodeText } from '../../schema/base64url.js'
+import { canonicalize } from '../../schema/jcs.js'
 import { PRICE } from '../../schema/routes.js'
 import type { Env } from '../env.js'
 import { badRequest, problem, problemResponse } from '../http/problem.js'
@@ -20,7 +22,7 @@ import {
 import { clientKey } from './client-key.js'
 import { type Credential, MalformedCredential, parseAuthorization } from './credential.js'
 import { challengeFromAccepted, issueEvmChallenge } from './evm/challenge.js'
-import { type ClaimToken, payWithAuthorization, type WalletPayment } from './evm/pay.js'
+import { payWithAuthorization, type WalletClaims, type WalletPayment } from './evm/pay.js'
 import { networkOf, x402Requirements } from './evm/request.js'
 import {
   decodePaymentSignature,
@@ -50,10 +52,16 @@ export function ledgerOf(env: Env): Ledger {
   }
 }
 
-/** Claims a payment token (a wallet authorization) for one challenge, in its own ledger object. */
-export function tokenClaimsOf(env: Env): ClaimToken {
-  return (token, challengeId, keepUntil) =>
-    env.LEDGER.get(env.LEDGER.idFromName(`token:${token}`)).claimToken(challengeId, keepUntil)
+/** The ledger object that keeps the wallet book (evm/owed.ts). */
+export const walletBookOf = (env: Env) => env.LEDGER.get(env.LEDGER.idFromName('wallet-book'))
+
+/** Claims a payment token (a wallet authorization) in its own ledger object; notes it in the wallet book. */
+export function tokenClaimsOf(env: Env): WalletClaims {
+  return {
+    claim: (token, challengeId, keepUntil) =>
+      env.LEDGER.get(env.LEDGER.idFromName(`token:${token}`)).claimToken(challengeId, keepUntil),
+    note: (note) => walletBookOf(env).noteWalletPayment(note),
+  }
 }
 
 /** The failed-attempt gate of one client, named by a hash of its key (client-key.ts), never the address. */
@@ -69,9 +77,13 @@ export async function attemptsOf(env: Env, client: string): Promise<AttemptGate>
 /** The expiry the request's credential echoes, if it carries one that parses (request-clock.ts). */
 export function echoedExpires(request: Request): string | undefined {
   const header = request.headers.get('authorization')
-  if (!header || !/^payment(\s|$)/i.test(header.trim())) return undefined
+  const x402 = request.headers.get(PAYMENT_SIGNATURE_HEADER)
   try {
-    return parseAuthorization(header).challenge.expires
+    if (header && /^payment(\s|$)/i.test(header.trim())) return parseAuthorization(header).challenge.expires
+    // On the x402 wire the challenge's expiry is echoed in the accepted requirements.
+    const expires = x402 ? decodePaymentSignature(x402).accepted.extra : undefined
+    const value = (expires as Record<string, unknown> | undefined)?.expires
+    return typeof value === 'string' ? value : undefined
   } catch {
     return undefined
   }
@@ -144,6 +156,8 @@ export async function requirePayment(
         badRequest('send one payment: Authorization: Payment or PAYMENT-SIGNATURE, not both', {
           field: 'PAYMENT-SIGNATURE',
           allowed: 'absent when Authorization: Payment is sent',
+          // Nothing was claimed or charged: the same request with one of the two will be judged.
+          retryable: 'same-credential',
         }),
       ),
     }
@@ -167,7 +181,9 @@ export async function requirePayment(
   try {
     const wallet = x402
       ? x402Payment(config, x402)
-      : walletPayment(config, parseAuthorization(header as string))
+      : config.evm
+        ? walletPayment(parseAuthorization(header as string))
+        : undefined
     if (typeof wallet === 'string') settlement = { ok: false, refusal: refusal('invalid-challenge', wallet) }
     else if (wallet && config.evm) {
       settlement = await payWithAuthorization(
@@ -213,16 +229,27 @@ export async function requirePayment(
   return { paid: false, outcome: 'refused', response: await challenge(settlement.refusal) }
 }
 
-/** An MPP credential for the wallet rail, or undefined for any other method (the card path's). */
-function walletPayment(config: PaymentConfig, credential: Credential): WalletPayment | undefined {
-  if (!config.evm || credential.challenge.method !== 'evm') return undefined
+/**
+ * An MPP credential for the wallet rail, or undefined for any other method (the card path's). Over
+ * MCP the echoed request arrives as an object: it is compared in the form it was issued in.
+ */
+export function walletPayment(credential: Credential): WalletPayment | undefined {
+  if (credential.challenge.method !== 'evm') return undefined
   const p = credential.payload
+  const { request } = credential.challenge
+  let echoed = credential.challenge
+  if (typeof request !== 'string')
+    try {
+      echoed = { ...echoed, request: encodeText(canonicalize(request as unknown)) }
+    } catch {
+      throw new MalformedCredential('challenge.request holds values that have no canonical JSON form')
+    }
   if (p.type !== 'authorization')
     throw new MalformedCredential(
       'payload.type must be "authorization" (an EIP-3009 transferWithAuthorization)',
     )
   return {
-    echoed: credential.challenge,
+    echoed,
     authorization: {
       from: String(p.from),
       to: String(p.to),
@@ -291,5 +318,8 @@ async function challengeResponse(
     )
   }
   if (r.retryAfterS !== undefined) headers.set('retry-after', String(r.retryAfterS))
-  return new Response(JSON.stringify(problemBody(r, challenge?.id)), { status: r.status, headers })
+  return new Response(JSON.stringify(problemBody(r, challenge?.id, fresh && !!config.evm)), {
+    status: r.status,
+    headers,
+  })
 }

@@ -15,6 +15,7 @@
  */
 import { DurableObject } from 'cloudflare:workers'
 import { creationWindow } from './creation-window.js'
+import type { WalletNote } from './evm/owed.js'
 import { type WalletSettlement, walletCharge, walletReconcile } from './evm/settle.js'
 import { type OrphanOutcome, orphanVerdict } from './orphans.js'
 import {
@@ -223,7 +224,9 @@ export class PaymentLedger extends DurableObject {
       return {
         ok: false,
         reason: 'expired',
-        detail: `this payment was never completed and ${closed}; nothing was charged for it`,
+        detail: input.wallet
+          ? `this payment was still unsettled when ${closed}; if it was settled, the operator returns it (a wallet payment cannot be refunded automatically)`
+          : `this payment was never completed and ${closed}; nothing was charged for it`,
       }
     if (found.kind === 'succeeded')
       return {
@@ -470,6 +473,24 @@ export class PaymentLedger extends DurableObject {
     // Kept past the token's own validity, then dropped with the object (alarm(): no record).
     await this.ctx.storage.setAlarm(keepUntil + RECORD_RETENTION_MS)
     return challengeId
+  }
+
+  /** Notes a wallet payment in the wallet book (the one object named `wallet-book`; evm/owed.ts). */
+  async noteWalletPayment(note: WalletNote): Promise<void> {
+    await this.ctx.storage.put(`wallet:${note.challengeId}`, note)
+  }
+
+  async walletNotes(): Promise<WalletNote[]> {
+    return [...(await this.ctx.storage.list<WalletNote>({ prefix: 'wallet:' })).values()]
+  }
+
+  async dropWalletNote(challengeId: string): Promise<void> {
+    await this.ctx.storage.delete(`wallet:${challengeId}`)
+  }
+
+  /** This challenge's payment state, for the wallet book: pending, settled, refused, refunded, or none. */
+  async paymentState(): Promise<string | undefined> {
+    return (await this.ctx.storage.get<LedgerRecord>('record'))?.state
   }
 
   /** The scheduled reconciler's cursor, kept only by the one object reconciler-store.ts names. */

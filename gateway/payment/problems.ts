@@ -3,6 +3,7 @@
  */
 import { PAYMENT_TOKEN_SUMMARY } from '../../schema/payment-token.js'
 import type { Retryable } from '../../schema/retryable.js'
+import { WALLET_PAYMENT_SUMMARY } from '../../schema/wallet-payment.js'
 import { PROBLEM_TYPES } from '../http/problem.js'
 import type { Challenge } from './challenge.js'
 
@@ -67,7 +68,7 @@ export interface Refusal {
 }
 
 /** The RFC 9457 body of a payment problem, as the 402 body and the MCP `problem` member. */
-export function problemBody(r: Refusal, challengeId?: string) {
+export function problemBody(r: Refusal, challengeId?: string, walletOffered = false) {
   return {
     type: `${OWN_PROBLEMS.has(r.problem) ? PROBLEM_TYPES : PROBLEM_BASE}${r.problem}`,
     title: PAYMENT_PROBLEMS[r.problem],
@@ -77,6 +78,8 @@ export function problemBody(r: Refusal, challengeId?: string) {
     ...(challengeId ? { challengeId } : {}),
     // Every 402 asks for a payment: say where the token a credential carries comes from.
     ...(r.status === 402 ? { payment_help: PAYMENT_TOKEN_SUMMARY } : {}),
+    // Beside it, when the 402 also offers the wallet rail: how a buyer with only a key pays.
+    ...(r.status === 402 && walletOffered ? { wallet_help: WALLET_PAYMENT_SUMMARY } : {}),
   }
 }
 

@@ -26,6 +26,11 @@ export interface LocalWorkersOptions {
   host?: string
   /** Where D1 and Durable Object state is kept, and the Worker bundles are written. */
   stateDir: string
+  /**
+   * The build the gateway bundles (dist/ by default): a service on another content folder builds
+   * into a dist of its own, so it never overwrites the one the tests and tools read.
+   */
+  distDir?: string
   verbose?: boolean
   /**
    * workerd exited on its own (Miniflare restarts it; the caller decides what that means). Called
@@ -37,12 +42,31 @@ export interface LocalWorkersOptions {
 export interface RunningWorkers {
   url: string
   miniflare: Miniflare
+  /** Bundles every Worker again and swaps them in, on the same port with the same state. */
+  reload(): Promise<void>
   dispose(): Promise<void>
 }
 
-/** Bundles a Worker's entry module into one ES module, as wrangler does for a deploy. */
-async function bundle(main: string, outfile: string): Promise<void> {
+const BUILT_MODULE = /(^|\/)dist\/private\/bundles\.js$/
+
+/**
+ * Bundles a Worker's entry module into one ES module, as wrangler does for a deploy. The generated
+ * module the gateway imports from dist/ is taken from `distDir` when one is given.
+ */
+async function bundle(main: string, outfile: string, distDir?: string): Promise<void> {
   await build({
+    plugins: distDir
+      ? [
+          {
+            name: 'dist-dir',
+            setup(b) {
+              b.onResolve({ filter: BUILT_MODULE }, () => ({
+                path: resolve(distDir, 'private/bundles.js'),
+              }))
+            },
+          },
+        ]
+      : [],
     entryPoints: [main],
     outfile,
     bundle: true,
@@ -62,6 +86,7 @@ async function workerOptions(
   worker: LocalWorker,
   config: Config,
   stateDir: string,
+  distDir?: string,
 ): Promise<V4WorkerOptions> {
   const { workerOptions: options, main } = unstable_getMiniflareWorkerOptions(
     config,
@@ -71,7 +96,7 @@ async function workerOptions(
   if (!main) throw new Error(`${worker.config} names no main module`)
   const name = config.name ?? 'worker'
   const outfile = join(resolve(stateDir), 'bundles', `${name}.js`)
-  await bundle(main, outfile)
+  await bundle(main, outfile, distDir)
   // One bundled module: the config's module rules (text, wasm imports) have nothing left to match.
   const { modulesRules: _rules, ...rest } = options
   return {
@@ -110,10 +135,11 @@ export async function startLocalWorkers(options: LocalWorkersOptions): Promise<R
   await mkdir(join(stateDir, 'bundles'), { recursive: true })
   // Each config is read once: for the Worker's options, its bundle's name and its migrations.
   const configs = options.workers.map((w) => unstable_readConfig({ config: w.config }))
-  const workers = await Promise.all(
-    options.workers.map((w, i) => workerOptions(w, configs[i] as Config, stateDir)),
-  )
-  const miniflare = new Miniflare(
+  const bundled = () =>
+    Promise.all(
+      options.workers.map((w, i) => workerOptions(w, configs[i] as Config, stateDir, options.distDir)),
+    )
+  const miniflareOptions = (workers: V4WorkerOptions[]) =>
     convertV4MiniflareOptions({
       host,
       port,
@@ -131,12 +157,20 @@ export async function startLocalWorkers(options: LocalWorkersOptions): Promise<R
       // A second report of the same crash, once workerd is back (the caller ignores repeats).
       unsafeHandleRuntimeRestart: options.onRuntimeCrash,
       workers,
-    }),
-  )
+    })
+  const miniflare = new Miniflare(miniflareOptions(await bundled()))
   const url = (await miniflare.ready).origin
   for (const [i, worker] of options.workers.entries())
     await applyMigrations(miniflare, worker.config, configs[i] as Config)
-  return { url, miniflare, dispose: () => miniflare.dispose() }
+  return {
+    url,
+    miniflare,
+    reload: async () => {
+      await miniflare.setOptions(miniflareOptions(await bundled()))
+      await miniflare.ready
+    },
+    dispose: () => miniflare.dispose(),
+  }
 }
 
 /**

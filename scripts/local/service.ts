@@ -42,6 +42,11 @@ export interface ServiceOptions {
   gatewayConfig?: string
   /** workerd exited on its own: npm start reports it and exits; tests fail loudly. */
   onRuntimeCrash?: () => void
+  /**
+   * The content folder to build (`content` by default). Another one (a test's copy) builds into
+   * `<stateDir>/dist`, never over the dist/ that tests and tools read.
+   */
+  contentDir?: string
 }
 
 export interface RunningService {
@@ -54,6 +59,11 @@ export interface RunningService {
   /** Stops the Workers only, leaving state and the stand-in: for restart tests. */
   stopWorkers(): Promise<void>
   startWorkers(): Promise<void>
+  /**
+   * Builds the content again and serves the new bytes on the same port, state kept (the editor's
+   * loop). A build that fails throws its report (BuildFailed) and the last good build stays served.
+   */
+  rebuild(): Promise<void>
   /** Runs one SQL statement on the submissions database (the benchmark's seeding). */
   submissionsSql(sql: string): Promise<void>
   stop(): Promise<void>
@@ -156,7 +166,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   await mkdir(stateDir, { recursive: true })
   // The discovery files name this service's address, so it serves its own copy of them.
   const publicDir = join(stateDir, 'public')
-  await build({ contentDir: 'content', outDir: 'dist', publicDir, urls })
+  const contentDir = options.contentDir ?? 'content'
+  const outDir = contentDir === 'content' ? 'dist' : join(stateDir, 'dist')
+  const buildContent = () => build({ contentDir, outDir, publicDir, urls })
+  await buildContent()
   const processor = await startProcessorStandin(options.processor)
   const facilitator = await startFacilitatorStandin(options.facilitator)
   const submissionsVars = {
@@ -183,6 +196,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     EVM_TOKEN_DECIMALS: String(LOCAL_TOKEN.decimals),
     EVM_RECIPIENT: LOCAL_RECIPIENT,
     FACILITATOR_URL: facilitator.url,
+    // The operator's bearer for GET /v1/operator/wallet-owed (npm run wallet-owed).
+    OPERATOR_TOKEN: await localSecret(stateDir, 'operator-token'),
     EVM_RPC_URL: facilitator.rpcUrl,
     PAYMENT_HMAC_SECRET: await localSecret(stateDir, 'payment-hmac-secret'),
     RECEIPT_SIGNING_KEY: await localSecret(stateDir, 'receipt-signing-key.json', newSigningKey),
@@ -202,6 +217,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       stateDir,
       verbose: options.verbose,
       onRuntimeCrash: options.onRuntimeCrash,
+      ...(outDir === 'dist' ? {} : { distDir: outDir }),
       workers: [
         { config: gatewayConfig, vars, assetsDirectory: publicDir },
         { config: SUBMISSIONS_CONFIG, vars: submissionsVars },
@@ -226,6 +242,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     runtimePids: workerdChildren,
     stopWorkers,
     startWorkers,
+    rebuild: async () => {
+      await buildContent()
+      await workers?.reload()
+    },
     submissionsSql: async (sql) => {
       if (!workers) throw new Error('the Workers are not running')
       const db = await workers.miniflare.getD1Database(submissionsDb.binding, submissionsDb.worker)

@@ -2,16 +2,24 @@
  * npm start: build and serve the whole service on http://127.0.0.1:8787, with local D1, Durable
  * Objects and the payment processor stand-in. Settings come from the environment as a deployed
  * Worker takes its vars: PORT, STATE_DIR, and any var of either wrangler.jsonc (README, Configuration).
+ * `npm run dev` (or `npm start -- --watch`) is the editor's loop: every save under content/
+ * (CONTENT_DIR) rebuilds, and the running service serves the new bytes without a restart.
  */
+import { BuildFailed } from '../../build/stages/issues.js'
 import { startService } from './service.js'
+import { watchContent } from './watch-content.js'
 
 const port = Number(process.env.PORT ?? 8787)
 const stateDir = process.env.STATE_DIR ?? '.wrangler/state'
+const contentDir = process.env.CONTENT_DIR ?? 'content'
+const watching = process.argv.includes('--watch')
 let stopping = false
 
-const service = await startService({
+// Watching starts before the first build, so a save made while the service starts is not lost.
+const starting = startService({
   port,
   stateDir,
+  contentDir,
   verbose: true,
   // A supervisor restarts a process; this one says what happened and ends, leaving nothing behind.
   onRuntimeCrash: () => {
@@ -20,9 +28,31 @@ const service = await startService({
   },
 })
 
+const watcher = watching
+  ? watchContent(contentDir, async (changed) => {
+      const started = performance.now()
+      try {
+        await (await starting).rebuild()
+        console.log(
+          `rebuilt after a change to ${changed}: serving the new bytes (${Math.round(performance.now() - started)} ms)`,
+        )
+      } catch (error) {
+        // Bad content or a failed reload: say so and keep the last good build; the next save retries.
+        const report = error instanceof BuildFailed ? error.message : String((error as Error).stack ?? error)
+        console.error(`\n${report}\nnot rebuilt: still serving the last good build; save again to retry`)
+      }
+    })
+  : undefined
+
+const service = await starting.catch((error: unknown) => {
+  watcher?.close()
+  throw error
+})
+
 async function shutdown(code: number) {
   if (stopping) return
   stopping = true
+  watcher?.close()
   await service.stop()
   process.exit(code)
 }
@@ -34,4 +64,5 @@ process.on('SIGHUP', () => void shutdown(0))
 console.log(
   `\nServing on ${service.url}  (state in ${stateDir}; processor stand-in at ${service.processor.url}; x402 facilitator stand-in at ${service.facilitator.url})`,
 )
+if (watching) console.log(`Watching ${contentDir}/: a saved edit is rebuilt and served without a restart.`)
 console.log(`Try: curl ${service.url}/llms.txt   or   curl -i '${service.url}/v1/fde-lessons?topic=retry'`)

@@ -185,10 +185,13 @@ describe('check_spec published', () => {
     expect(JSON.stringify(schemas.fde_preship_checklist)).toContain('"check_spec"')
     expect(JSON.stringify(schemas.fde_lessons_full)).toContain('"check_spec"')
 
+    // The action is one shared parameter, a list of actions from the vocabulary (several may be named).
     const api = JSON.parse(files.get('public/openapi.json') as string) as {
-      paths: Record<string, { get: { parameters: { name: string; schema: { enum?: string[] } }[] } }>
+      paths: Record<string, { get: { parameters: { $ref?: string }[] } }>
+      components: { parameters: Record<string, { name: string; schema: { items?: { enum?: string[] } } }> }
     }
-    const action = api.paths['/v1/fde-preship-checklist']?.get.parameters.find((p) => p.name === 'action')
-    expect(action?.schema.enum).toEqual([...ACTIONS])
+    const refs = api.paths['/v1/fde-preship-checklist']?.get.parameters.map((p) => p.$ref)
+    expect(refs).toContain('#/components/parameters/action')
+    expect(api.components.parameters.action?.schema.items?.enum).toEqual([...ACTIONS])
   })
 })

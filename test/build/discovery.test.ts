@@ -17,6 +17,12 @@ import {
 } from '../../schema/payment-token.js'
 import { RETRYABLE_MEANING } from '../../schema/retryable.js'
 import { ROUTES } from '../../schema/routes.js'
+import {
+  WALLET_PAYMENT_HOW_TO,
+  WALLET_PAYMENT_SUMMARY,
+  WALLET_REFUND_POLICY,
+  WALLET_REFUND_SHORT,
+} from '../../schema/wallet-payment.js'
 
 const { files } = await build({
   contentDir: 'content',
@@ -49,7 +55,8 @@ describe('agents.json', () => {
       'playbooks',
       'total',
     ])
-    expect(Object.keys(agents.pricing).sort()).toEqual(['catalogue', 'paid', 'preview'])
+    expect(Object.keys(agents.pricing).sort()).toEqual(['catalogue', 'paid', 'preview', 'wallet'])
+    expect(agents.pricing.wallet).toMatch(/0\.50 USD in USDC.*method evm.*x402/)
     expect(agents.pricing.paid).toMatch(/0\.50 USD/)
     expect(Array.isArray(agents.topics_example)).toBe(true)
   })
@@ -79,6 +86,8 @@ describe('openapi.json', () => {
       if (route.access === 'paid') {
         expect(op['x-payment-info'].offers).toEqual([
           { amount: '50', currency: 'usd', description: route.summary, intent: 'charge', method: 'stripe' },
+          // The wallet rail: the same price, settled in USDC (the 402's evm challenge names token and chain).
+          { amount: '50', currency: 'usd', intent: 'charge', method: 'evm' },
         ])
         expect(op.responses['402']).toBeTruthy()
       } else expect(op['x-payment-info']).toBeUndefined()
@@ -147,8 +156,13 @@ describe('openapi enums', () => {
     for (const route of ROUTES)
       for (const param of route.params.filter((p) => p.allowed)) {
         const op = api.paths[route.path][route.method.toLowerCase()]
-        const schema = op.parameters.find((p: { name: string }) => p.name === param.name).schema
-        expect(schema.enum, `${route.path} ${param.name}`).toEqual([...(param.allowed ?? [])])
+        // A parameter several routes share is written once under components/parameters.
+        const resolve = (p: { $ref?: string }) =>
+          p.$ref ? api.components.parameters[p.$ref.replace('#/components/parameters/', '')] : p
+        const schema = op.parameters.map(resolve).find((p: { name: string }) => p.name === param.name).schema
+        // A repeatable one (action) is a list whose items take the closed set.
+        const values = param.repeatable ? schema.items.enum : schema.enum
+        expect(values, `${route.path} ${param.name}`).toEqual([...(param.allowed ?? [])])
       }
     expect(ROUTES.some((r) => r.params.some((p) => p.allowed))).toBe(true)
   })
@@ -163,6 +177,20 @@ describe('llms.txt', () => {
     expect(lines).toContain('## Optional')
     expect(text).toMatch(/\n> .+\n/)
     for (const route of ROUTES.filter((r) => r.access === 'paid')) expect(text).toContain(route.path)
+  })
+  it('behavior: says both ways to pay, how a buyer with only a key pays, and what cannot be refunded', () => {
+    expect(text).toContain(`Payment token: ${PAYMENT_TOKEN_HOW_TO}`)
+    expect(text).toContain(`Paying with a wallet key: ${WALLET_PAYMENT_HOW_TO}`)
+    expect(text).toContain(`Wallet payments and refunds: ${WALLET_REFUND_POLICY}`)
+    expect(WALLET_REFUND_POLICY).toMatch(/cannot be refunded automatically/)
+  })
+  it('behavior: openapi.json states the wallet rail and its refund limit beside the card token', () => {
+    const api = json('public/openapi.json') as {
+      components: { securitySchemes: { payment: { description: string } } }
+    }
+    const { description } = api.components.securitySchemes.payment
+    expect(description).toContain(WALLET_PAYMENT_SUMMARY)
+    expect(description).toContain(WALLET_REFUND_SHORT)
   })
 })
 

@@ -25,11 +25,16 @@ describe('the Markdown an agent loads fits its budget', () => {
     expect(issues).toEqual([])
   })
 
-  it('behavior: the routine deploy gates and rules are each within the situation budget, and not empty', () => {
-    for (const route of ['checklist', 'lessons'] as const) {
-      const text = soldMarkdown(data, route, ROUTINE_DEPLOY)
+  it('behavior: the routine deploy gates, rules and both in one file are each within their budget, and not empty', () => {
+    for (const [route, filters, budget] of [
+      ['checklist', ROUTINE_DEPLOY, MARKDOWN_BUDGET.situation],
+      ['lessons', ROUTINE_DEPLOY, MARKDOWN_BUDGET.situationRules],
+      ['checklist', { ...ROUTINE_DEPLOY, include: 'rules' }, MARKDOWN_BUDGET.wholeAnswer],
+      ['preview', {}, MARKDOWN_BUDGET.standing],
+    ] as const) {
+      const text = soldMarkdown(data, route, filters)
       expect(bytes(text), route).toBeGreaterThan(0)
-      expect(bytes(text), route).toBeLessThanOrEqual(MARKDOWN_BUDGET.situation)
+      expect(bytes(text), route).toBeLessThanOrEqual(budget)
     }
   })
 

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { build } from '../../build/index.js'
 import { chartGroups } from '../../build/pages/pricing-chart.js'
 import { pricingPage } from '../../build/pages/pricing-page.js'
+import { bundleLabel } from '../../build/pricing/minute-bundles.js'
 import { baseUnit } from '../../build/pricing/price-format.js'
 import { LOCAL_URLS } from '../../schema/config.js'
 import type { BundleManifest, ChangesBundle, PricingBundle } from '../../schema/datasets.js'
@@ -137,14 +138,16 @@ describe('pricing page in Chromium', () => {
     await context.close()
   })
 
-  it('compares like with like: one chart per base unit, holding every product priced in it', () => {
+  it('compares like with like: one chart per base unit (per-minute prices per bundle), holding every product priced in it', () => {
     for (const category of new Set(pricing.rows.map((r) => r.category))) {
       const rows = pricing.rows.filter((r) => r.category === category)
       const groups = chartGroups(rows)
       const headings = groups.map((g) => g.heading)
       expect(new Set(headings).size, category).toBe(headings.length)
       for (const r of rows.filter((x) => x.unit_price_usd !== null)) {
-        const group = groups.find((g) => g.heading === `Unit price, USD per ${baseUnit(r.usage_unit ?? '')}`)
+        const unit = baseUnit(r.usage_unit ?? '')
+        const scale = r.minute_includes ? `${unit}: ${bundleLabel(r.minute_includes)}` : unit
+        const group = groups.find((g) => g.heading === `Unit price, USD per ${scale}`)
         expect(
           group?.items.some((i) => i.label.startsWith(`${r.product} · ${r.vendor}`)),
           r.id,

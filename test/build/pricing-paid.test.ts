@@ -165,7 +165,6 @@ describe('freshness', () => {
     expect([...pricing.freshness.due_rows].sort()).toEqual(expectedDue.map((r) => r.id).sort())
     for (const r of pricing.rows) {
       expect(r.as_of, r.id).toBe(expectedAsOf(r))
-      expect(r.days_since_as_of, r.id).toBe(r.as_of === 'unknown' ? null : daysBetween(countsFrom(r), asOf))
       expect(r.days_since_read, r.id).toBe(daysBetween(r.read_on, asOf))
       expect(r.reread_due, r.id).toBe(expectedDue.some((d) => d.id === r.id))
       // The page shows the as-of date beside the read date, in the row's own source cell.
@@ -218,11 +217,14 @@ describe('what the paid JSON adds over the free page', () => {
     expect(converted).toBeGreaterThan(0)
     expect(dated).toBeGreaterThan(0)
     expect(pricing.rows.some((r) => r.price_history.length > 1)).toBe(true)
-    // Category medians on converted units: every unit price lands in exactly one converted bucket.
+    // Category medians on converted units: every unit price lands in exactly one converted bucket,
+    // except a per-minute price that says what its minute includes: that one is in exactly one
+    // bundle, or listed as left out.
     for (const c of pricing.comparables) {
       const inCategory = pricing.rows.filter((r) => r.category === c.category && r.unit_price_usd !== null)
       const n = Object.values(c.unit_price_usd_by_converted_unit).reduce((sum, s) => sum + s.n, 0)
-      expect(n, c.category).toBe(inCategory.length)
+      const bundled = c.per_minute_by_bundle.reduce((sum, b) => sum + b.spread.n, 0)
+      expect(n + bundled + c.per_minute_left_out.length, c.category).toBe(inCategory.length)
     }
     // The page says what the JSON adds, and does not print the paid-only figures.
     expect(html).toContain(escapeHtml(PAID_ADDS))

@@ -6,6 +6,9 @@ import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse, stringify } from 'yaml'
+import { collect } from '../../build/stages/collect.js'
+import type { BuildIssue } from '../../build/stages/issues.js'
+import { validate } from '../../build/stages/validate.js'
 import { buildFailure, copyOfContent } from '../support/content-copy.js'
 
 /**
@@ -48,16 +51,26 @@ describe('provenance', () => {
     expect(report).toMatch(/read_on.*source_url and read_on go together/)
   })
 
-  it('error: a gate with no source of its own and no rule is refused, even when it names no incident', async () => {
+  it('error: a gate with no source is refused, even when it names no incident and enforces a rule', async () => {
     const { dir, file } = await editOne('gates', (gate) => {
       delete gate.source_url
       delete gate.read_on
       gate.prevents = 'A failure described without any incident.'
-      gate.rules = []
+      gate.rules = ['stage-every-production-change']
     })
     const report = await buildFailure(dir)
     expect(report).toContain(file)
-    expect(report).toMatch(/source_url.*enforces no rule, so nothing backs it/)
+    expect(report).toMatch(/source_url.*gives no public source/)
+  })
+
+  it('behavior: every gate of the real content has a source and the day it was read', async () => {
+    const issues: BuildIssue[] = []
+    const content = validate(await collect('content', issues), undefined, issues)
+    expect(content.gates.length).toBeGreaterThan(0)
+    for (const g of content.gates) {
+      expect(g.source_url, g.id).toMatch(/^https:\/\//)
+      expect(g.read_on, g.id).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+    }
   })
 
   it('error: a rule whose postmortem has no date read is refused', async () => {

@@ -55,7 +55,12 @@ describe('thresholds', () => {
       for (const use of item.thresholds) {
         const t = defined.get(use.name)
         expect(t, `${item.id} uses ${use.name}`).toBeDefined()
-        expect(use).toEqual({ name: t?.name, value: t?.value, unit: t?.unit })
+        expect(use).toEqual({
+          name: t?.name,
+          value: t?.value,
+          unit: t?.unit,
+          ...(t?.relative_to ? { relative_to: t.relative_to } : {}),
+        })
         expect(text, `${item.id} shows ${use.name}`).toContain(formatThreshold(use))
         uses++
       }

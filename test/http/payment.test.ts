@@ -6,6 +6,7 @@ import { Challenge, Credential } from 'mppx'
 import { describe, expect, it } from 'vitest'
 import { CHALLENGE_TTL_MS } from '../../schema/config.js'
 import { PAYMENT_TOKEN_SUMMARY } from '../../schema/payment-token.js'
+import { WALLET_PAYMENT_SUMMARY } from '../../schema/wallet-payment.js'
 import {
   authorization,
   base,
@@ -70,6 +71,8 @@ describe('unpaid calls', () => {
         retryable: 'pay-again',
         challengeId: challenge.id,
         payment_help: PAYMENT_TOKEN_SUMMARY,
+        // The same 402 offers the wallet rail to a buyer with only a key.
+        wallet_help: WALLET_PAYMENT_SUMMARY,
       })
     })
 })

@@ -12,6 +12,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RecordedRequest, type RecordingProxy, startRecordingProxy } from '../support/recording-proxy.js'
 import { base, processorLedger } from '../support/service.js'
+import { allSettlements } from '../support/wallet.js'
 
 const run = promisify(execFile)
 const readme = await readFile('README.md', 'utf8')
@@ -66,7 +67,15 @@ beforeAll(async () => {
     .map((line) => (line.startsWith('npm i ') ? `${line} --prefer-offline --no-audit --no-fund` : line))
     .join('\n')
   await inProject('sh', ['-ec', install])
-  for (const name of ['pay.mjs', 'pay-mcp.mjs', 'pay-mcp-v2.mjs', 'pay.sh', 'save-rules.mjs'])
+  for (const name of [
+    'pay.mjs',
+    'pay-mcp.mjs',
+    'pay-mcp-v2.mjs',
+    'pay.sh',
+    'save-rules.mjs',
+    'pay-wallet.mjs',
+    'pay-x402.mjs',
+  ])
     await writeFile(join(project, name), example(name))
 })
 afterAll(async () => {
@@ -89,6 +98,8 @@ describe('README examples in an empty project', () => {
       'viem',
       '@modelcontextprotocol/sdk',
       '@modelcontextprotocol/client',
+      '@x402/fetch',
+      '@x402/evm',
     ])
     for (const [, name, version] of pins) expect(version, name).toBe(await lockVersion(name as string))
   })
@@ -130,16 +141,42 @@ describe('README examples in an empty project', () => {
     expect(Object.values((await processorLedger()).succeeded)).toContain(parsed.reference)
   })
 
-  it('behavior: save-rules.mjs buys the routine-deploy gates as AGENTS.md and as a skill folder', async () => {
+  it('behavior: pay-wallet.mjs pays with a fresh key through mppx evm: 200, an evm receipt, one settlement', async () => {
+    const { stdout, keys } = await runExample('node', 'pay-wallet.mjs')
+    expectEveryPaidRequestKeyed(keys)
+    expect(stdout).toMatch(/^200 \{"topic":"retry"/)
+    expect(stdout).toMatch(/method: 'evm'/)
+    const reference = /reference: '([^']+)'/.exec(stdout)?.[1]
+    expect(await allSettlements()).toContain(reference)
+  })
+
+  it('behavior: pay-x402.mjs pays with a fresh key through @x402/fetch and prints the settlement', async () => {
+    const { stdout, keys } = await runExample('node', 'pay-x402.mjs')
+    // x402 has no Idempotency-Key of its own; the example sends one with its paid retry.
+    const paid = proxy.requests.filter((r) => r.headers['payment-signature'])
+    expect(paid.at(-1)?.headers['idempotency-key']).toMatch(/^\S+$/)
+    expect(keys).toEqual([])
+    expect(stdout).toMatch(/^200 \{"topic":"retry"/)
+    const transaction = /transaction: '([^']+)'/.exec(stdout)?.[1]
+    expect(await allSettlements()).toContain(transaction)
+  })
+
+  it('behavior: save-rules.mjs saves the standing AGENTS.md and one change as a skill where Claude Code and Codex load it', async () => {
     const { stdout, keys } = await runExample('node', 'save-rules.mjs')
     expectEveryPaidRequestKeyed(keys)
-    const [agents, skillPath] = stdout.trim().split(' ')
+    const [agents, claudePath, codexPath] = stdout.trim().split(' ')
     const agentsMd = await readFile(join(project, agents as string), 'utf8')
-    expect(agentsMd).toMatch(/^# Pre-ship gates for deploy\n/)
-    expect(agentsMd).toMatch(/^- \[ \] `[a-z0-9-]+` \((block|defer)\): /m)
-    const skill = await readFile(join(project, skillPath as string), 'utf8')
+    // Standing: the foundational rules and how to ask, nothing bound to one situation.
+    expect(agentsMd).toMatch(/^# Standing instructions for production changes$/m)
+    expect(agentsMd).not.toMatch(/^Situation:/m)
+    const skill = await readFile(join(project, claudePath as string), 'utf8')
     const name = /^name: (.+)$/m.exec(skill)?.[1]
-    expect(skillPath).toBe(`.claude/skills/${name}/SKILL.md`)
+    expect(claudePath).toBe(`.claude/skills/${name}/SKILL.md`)
+    expect(codexPath).toBe(`.agents/skills/${name}/SKILL.md`)
+    expect(await readFile(join(project, codexPath as string), 'utf8')).toBe(skill)
     expect(skill.startsWith('---\nname: ')).toBe(true)
+    expect(skill).toMatch(/^# Pre-ship gates and rules for deploy$/m)
+    expect(skill).toMatch(/^- \[ \] `[a-z0-9-]+` \((block|defer)\): /m)
+    expect(skill).toMatch(/For this one task only/)
   })
 })

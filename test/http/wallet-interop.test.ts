@@ -51,6 +51,10 @@ describe('the 402 offers both rails', () => {
       ],
     })
     expect(required.accepts[0].payTo.toLowerCase()).toBe(LOCAL_RECIPIENT.toLowerCase())
+    // The 402 body's help names both ways to pay.
+    const body = (await r.json()) as { payment_help: string; wallet_help: string }
+    expect(body.payment_help).toMatch(/spt/)
+    expect(body.wallet_help).toMatch(/method="evm".*PAYMENT-REQUIRED/)
   })
 })
 

@@ -125,11 +125,16 @@ describe('MCP server', () => {
     expect((await processorLedger()).calls).toBe(before.calls)
   })
 
-  it('behavior: tools/list gives fde_preship_checklist an action argument with the vocabulary as its enum', async () => {
+  it('behavior: tools/list gives fde_preship_checklist an action argument: one action or a list, each from the vocabulary', async () => {
     const { tools } = await client.listTools()
     const checklist = tools.find((t) => t.name === 'fde_preship_checklist')
-    const action = checklist?.inputSchema.properties?.action as { enum?: string[] } | undefined
-    expect(action?.enum).toEqual([...ACTIONS])
+    const action = checklist?.inputSchema.properties?.action as
+      | { anyOf?: { type: string; enum?: string[]; items?: { enum?: string[] } }[] }
+      | undefined
+    const one = action?.anyOf?.find((s) => s.type === 'string')
+    const list = action?.anyOf?.find((s) => s.type === 'array')
+    expect(one?.enum).toEqual([...ACTIONS])
+    expect(list?.items?.enum).toEqual([...ACTIONS])
   })
 
   it('error: a filter that matches nothing is a tool error listing the valid values, no challenge', async () => {
@@ -192,7 +197,8 @@ describe('paying over MCP with mppx', () => {
       challenges: { id: string }[]
       problem: { type: string }
     }
-    expect(required.challenges).toHaveLength(1)
+    // A fresh offer has the card and the wallet challenge; a payment that may still complete, its own only.
+    expect(required.challenges).toHaveLength(problem === 'payment-action-required' ? 1 : 2)
     expect(required.problem.type).toBe(`https://paymentauth.org/problems/${problem}`)
     expect((required.problem as { retryable?: unknown }).retryable).toBe(
       problem === 'payment-action-required' ? 'same-credential' : 'pay-again',

@@ -31,6 +31,14 @@ const facilitator = (path: string, body?: unknown) =>
     body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) },
   )
 
+/** Every settlement's transaction hash on the stand-in chain. */
+export async function allSettlements(): Promise<string[]> {
+  const { settlements } = (await (await facilitator('/__standin/ledger')).json()) as {
+    settlements: Settlement[]
+  }
+  return settlements.map((s) => s.transaction)
+}
+
 /** Every settlement the stand-in chain holds from `payer`. */
 export async function settlementsFrom(payer: string): Promise<Settlement[]> {
   const { settlements } = (await (await facilitator('/__standin/ledger')).json()) as {

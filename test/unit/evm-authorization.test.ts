@@ -3,10 +3,11 @@
  * matches viem's hashTypedData, the signer recovers, and every field that binds the payment is checked.
  */
 
-import { getAddress, hashTypedData } from 'viem'
+import { getAddress, hashTypedData, keccak256, toBytes } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
-import { authorizationDigest, toHex } from '../../gateway/payment/evm/authorization.js'
+import { authorizationDigest, signer, toHex } from '../../gateway/payment/evm/authorization.js'
+import { AUTHORIZATION_STATE_SELECTOR, AUTHORIZATION_USED_TOPIC } from '../../gateway/payment/evm/chain.js'
 import { challengeNonce, checkAuthorization } from '../../gateway/payment/evm/check.js'
 import { checksum, type EvmConfig, readEvmConfig } from '../../gateway/payment/evm/config.js'
 import { atomicAmount } from '../../gateway/payment/evm/request.js'
@@ -121,6 +122,34 @@ describe('EIP-3009 authorization check', () => {
       expect(r.ok).toBe(false)
       if (!r.ok) expect(r.detail).toMatch(detail)
     })
+
+  it('behavior: the signer of 20 fresh keys is recovered exactly', async () => {
+    for (let i = 0; i < 20; i++) {
+      const { a, signature, digest } = await signed()
+      const bytes = Uint8Array.from(Buffer.from(digest.slice(2), 'hex'))
+      expect(signer(bytes, signature)).toBe(a.from.toLowerCase())
+    }
+  })
+
+  it('refusal: the high-s twin of a valid signature, r = 0 and a recovery byte of 29 recover no one', async () => {
+    const { signature, digest } = await signed()
+    const bytes = Uint8Array.from(Buffer.from(digest.slice(2), 'hex'))
+    const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
+    const r = signature.slice(2, 66)
+    const s = BigInt(`0x${signature.slice(66, 130)}`)
+    const v = Number.parseInt(signature.slice(130), 16)
+    const twin = `0x${r}${(N - s).toString(16).padStart(64, '0')}${(v === 27 ? 28 : 27).toString(16)}`
+    expect(signer(bytes, twin)).toBeUndefined()
+    expect(signer(bytes, `0x${'0'.repeat(64)}${signature.slice(66)}`)).toBeUndefined()
+    expect(signer(bytes, `${signature.slice(0, 130)}1d`)).toBeUndefined()
+  })
+
+  it('behavior: the chain-read constants are the keccak of their signatures', () => {
+    expect(AUTHORIZATION_STATE_SELECTOR).toBe(
+      keccak256(toBytes('authorizationState(address,bytes32)')).slice(0, 10),
+    )
+    expect(AUTHORIZATION_USED_TOPIC).toBe(keccak256(toBytes('AuthorizationUsed(address,bytes32)')))
+  })
 
   it('refusal: a signature by someone other than `from`', async () => {
     const { a, signature } = await signed()

@@ -1,0 +1,21 @@
+/**
+ * How a buyer with nothing but a wallet key pays (the wallet rail: MPP method "evm" and the same
+ * offer on the x402 wire), and what happens to its money: one text for llms.txt, openapi.json, the
+ * 402 body and README. The 402 stays authoritative: a deployment offers the rail only where it
+ * names a recipient (gateway/payment/evm/config.ts).
+ */
+import { ANSWER_REPLAY_HOURS } from './money-back.js'
+
+/** The short form (openapi.json has little room left under its 64 KB cap; the 402 body). */
+export const WALLET_PAYMENT_SUMMARY =
+  'Or with only a wallet key, no account or human: the 402\'s method="evm" challenge (also x402 PAYMENT-REQUIRED) takes the same price in USDC by an EIP-3009 authorization the buyer signs (mppx evm, or @x402/fetch). Steps: llms.txt.'
+
+/** The full text: llms.txt and README. */
+export const WALLET_PAYMENT_HOW_TO = `A buyer holding only a private key and USDC pays without any account and without a person approving each call. Beside the card challenge the 402 carries a second WWW-Authenticate: Payment challenge with method="evm" (intent charge) whose request names the amount in the token's base units (the same price), the token (request.currency), its chain (request.methodDetails.chainId; Base's USDC in production) and the recipient. The credential's payload is an EIP-3009 transferWithAuthorization signed with the key: {type: "authorization", from, to (the recipient), value (the amount), validAfter, validBefore (at most the challenge's expires), nonce (keccak256 of the challenge id followed by the realm), signature}. mppx's client does all of this: Mppx.create({ methods: [evm({ account: privateKeyToAccount(key), currencies: [the token] })] }). The same offer goes out as an x402 v2 PAYMENT-REQUIRED header (scheme exact), so an x402 client (@x402/fetch with @x402/evm) pays with PAYMENT-SIGNATURE and gets PAYMENT-RESPONSE; there the payment counts only for the requirements it echoes, unchanged. One authorization pays one answer, on either wire. The service checks the signature, amount, recipient, token, chain and window, then settles through an x402 facilitator before it answers; the receipt's method is "evm" and its reference the transfer's transaction hash.`
+
+/** What a wallet payment's buyer can and cannot get back. */
+export const WALLET_REFUND_POLICY = `A wallet payment cannot be refunded automatically: the service holds no key that could send USDC back. If the facilitator's answer is lost, the same credential sent again reads the authorization's state on the chain and is answered, never settled twice. A settled wallet payment whose answer is never fetched stays paid: send the same credential with the same Idempotency-Key within ${ANSWER_REPLAY_HOURS} hours to get the answer; after that the operator returns such payments by hand (ask with the transaction hash at the contact address).`
+
+/** The refund limit in a few words, for openapi.json. */
+export const WALLET_REFUND_SHORT =
+  'A wallet payment is never refunded automatically (no key in the service): fetch a lost answer with the same credential and Idempotency-Key.'
