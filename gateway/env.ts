@@ -13,8 +13,9 @@ export interface Env extends EvmVars {
   /** Failed payment attempts per client. */
   ATTEMPTS: DurableObjectNamespace<AttemptLimiter>
   /**
-   * Workers Analytics Engine: one data point per reconciler run (blob1 `complete` or `behind`,
-   * double1 runs behind in a row). Optional: without it, the `reconciler-behind` log line remains.
+   * Workers Analytics Engine: one data point per reconciler run (reconcilerMetric in
+   * payment/reconciler.ts: blob1 `complete`, `behind`, `refunds-owed` or `backlog`). Optional: without
+   * it, the `reconciler-behind` and `reconciler-owed` log lines remain.
    */
   RECONCILER_METRICS?: AnalyticsEngineDataset
   /** Refused payments a client may make per minute before 429 (default in failure-window.ts). */
@@ -32,6 +33,7 @@ export interface Env extends EvmVars {
   STRIPE_NETWORK_ID: string
   PROCESSOR_URL: string
   PROCESSOR_TIMEOUT_MS?: string
+  PROCESSOR_SEARCH_LAG_MS?: string
   /** Secrets. */
   PROCESSOR_SECRET?: string
   PAYMENT_HMAC_SECRET?: string

@@ -7,7 +7,7 @@ import { encodeText } from '../../schema/base64url.js'
 import { canonicalize } from '../../schema/jcs.js'
 import { PRICE } from '../../schema/routes.js'
 import type { Env } from '../env.js'
-import { badRequest, problemResponse } from '../http/problem.js'
+import { badRequest, problem, problemResponse } from '../http/problem.js'
 import { sha256Hex } from '../sha256-hex.js'
 import type { Binding } from './binding.js'
 import { formatChallenge } from './challenge.js'
@@ -118,7 +118,25 @@ export async function requirePayment(
   const hasPayment = !!header && /^payment(\s|$)/i.test(header.trim())
   const x402 = config.evm ? request.headers.get(PAYMENT_SIGNATURE_HEADER) : null
   const challenge = (r: Refusal) => challengeResponse(config, binding, description, r, url)
-  // HEAD never pays: it would use the credential up and deliver no body.
+  // HEAD never pays: it would use the credential up and deliver no body. With a credential it gets
+  // no challenge either (its body, which would say so, is dropped): the credential is left to its GET.
+  if (request.method === 'HEAD' && (hasPayment || x402))
+    return {
+      paid: false,
+      outcome: 'rejected',
+      response: problemResponse(
+        problem(
+          405,
+          'head-never-pays',
+          'HEAD Never Pays',
+          'HEAD neither pays nor uses a credential; send GET with it',
+          {
+            retryable: 'same-credential',
+          },
+        ),
+        { allow: 'GET' },
+      ),
+    }
   if (request.method === 'HEAD' || (!hasPayment && !x402))
     return {
       paid: false,
@@ -153,6 +171,8 @@ export async function requirePayment(
         badRequest(`Idempotency-Key must be ${IDEMPOTENCY_KEY_RULE}`, {
           field: 'Idempotency-Key',
           allowed: IDEMPOTENCY_KEY_RULE,
+          // Nothing was claimed: the same credential, sent again with a valid key, pays as usual.
+          retryable: 'same-credential',
         }),
       ),
     }
