@@ -10,6 +10,7 @@ import type { Env } from './env.js'
 import { MIN_SECRET_BYTES } from './payment/challenge-id.js'
 import type { PaymentConfig } from './payment/charge.js'
 import { readEvmConfig } from './payment/evm/config.js'
+import { SEARCH_INDEX_LAG_MS } from './payment/processor.js'
 import type { ReceiptKeys } from './payment/signed-receipt.js'
 
 export type ConfigResult = { ok: true; config: PaymentConfig } | { ok: false; problems: string[] }
@@ -52,6 +53,7 @@ function readConfig(env: Env): ConfigResult {
         url: env.PROCESSOR_URL.replace(/\/$/, ''),
         secret: env.PROCESSOR_SECRET as string,
         timeoutMs: Number(env.PROCESSOR_TIMEOUT_MS ?? 10_000),
+        searchLagMs: Number(env.PROCESSOR_SEARCH_LAG_MS ?? SEARCH_INDEX_LAG_MS),
       },
       challengeTtlMs: CHALLENGE_TTL_MS,
       receipts,

@@ -13,8 +13,9 @@ export interface Env extends EvmVars {
   /** Failed payment attempts per client. */
   ATTEMPTS: DurableObjectNamespace<AttemptLimiter>
   /**
-   * Workers Analytics Engine: one data point per reconciler run (blob1 `complete` or `behind`,
-   * double1 runs behind in a row). Optional: without it, the `reconciler-behind` log line remains.
+   * Workers Analytics Engine: one data point per reconciler run (reconcilerMetric in
+   * payment/reconciler.ts: blob1 `complete`, `behind`, `refunds-owed` or `backlog`). Optional: without
+   * it, the `reconciler-behind` and `reconciler-owed` log lines remain.
    */
   RECONCILER_METRICS?: AnalyticsEngineDataset
   /** Refused payments a client may make per minute before 429 (default in failure-window.ts). */
@@ -32,11 +33,14 @@ export interface Env extends EvmVars {
   STRIPE_NETWORK_ID: string
   PROCESSOR_URL: string
   PROCESSOR_TIMEOUT_MS?: string
+  PROCESSOR_SEARCH_LAG_MS?: string
   /** Secrets. */
   PROCESSOR_SECRET?: string
   PAYMENT_HMAC_SECRET?: string
   /** A private Ed25519 JWK with kid (JSON) that signs every receipt. */
   RECEIPT_SIGNING_KEY?: string
+  /** The operator's bearer secret for GET /v1/operator/wallet-owed; unset, the path does not exist. */
+  OPERATOR_TOKEN?: string
   /** Retired public keys still published at /.well-known/jwks.json: JSON [{kid, x, retired_on}]. */
   RECEIPT_RETIRED_KEYS?: string
 }

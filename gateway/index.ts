@@ -2,23 +2,27 @@
  * The gateway Worker: every route of schema/routes.ts, the 402 payment gate, MCP at POST /mcp,
  * the retired feed's 410s; the submissions Worker answers submit, aggregates and stats.
  */
+
 import { type IRequest, Router } from 'itty-router'
+import { CHALLENGE_TTL_MS } from '../schema/config.js'
 import { MARKDOWN_CONTENT_TYPE } from '../schema/markdown.js'
 import type { Outcome } from '../schema/routes.js'
 import { ROUTES, type Route } from '../schema/routes.js'
-import { CHALLENGE_TTL_MS, paymentConfig } from './config.js'
+import { paymentConfig } from './config.js'
 import { PREPARE, prepare, retryAfter } from './datasets/prepare.js'
 import { checkParams } from './datasets/query.js'
 import type { Env } from './env.js'
+import { prefersMarkdown } from './http/accept.js'
 import { preflight, withCors } from './http/cors.js'
 import { hungUp, isHangUp } from './http/hang-up.js'
 import { jsonResponse, serializedResponse, serializeOnce } from './http/json.js'
 import { notFound, problem, problemResponse } from './http/problem.js'
 import { handleMcp } from './mcp/handler.js'
 import { normaliseQuery } from './payment/binding.js'
+import { WALLET_OWED_PATH, walletOwedRoute } from './payment/evm/owed-route.js'
 import { echoedExpires, ledgerOf, PAID_CACHE_CONTROL, requirePayment } from './payment/http.js'
 import { receiptHeader } from './payment/receipt.js'
-import { refundOrphans } from './payment/reconciler.js'
+import { reconcilerMetric, refundOrphans } from './payment/reconciler.js'
 import { cursorStoreOf } from './payment/reconciler-store.js'
 import { defaultsClock } from './payment/request-clock.js'
 import { keySet, signedReceipt } from './payment/signed-receipt.js'
@@ -37,7 +41,7 @@ type Handler = (req: IRequest, env: Env, ctx: ExecutionContext) => Promise<Respo
  */
 function withAcceptedFormat(route: Route, req: IRequest, entries: [string, string][]): [string, string][] {
   const rendersMarkdown = route.params.some((p) => p.name === 'format')
-  const wantsMarkdown = /(^|,)\s*text\/markdown\b/i.test(req.headers.get('accept') ?? '')
+  const wantsMarkdown = prefersMarkdown(req.headers.get('accept'))
   if (!rendersMarkdown || !wantsMarkdown || entries.some(([name]) => name === 'format')) return entries
   return [...entries, ['format', 'agents-md']]
 }
@@ -171,6 +175,12 @@ for (const route of ROUTES) {
   router[route.method === 'GET' ? 'get' : 'post'](route.path, handler)
   if (route.method === 'GET') router.head(route.path, handler)
 }
+// The operator's list of wallet payments owed back (a secret bearer; otherwise a 404 like any path).
+router.get(WALLET_OWED_PATH, (req: IRequest, env: Env) => {
+  const config = paymentConfig(env)
+  if (!config.ok) return notConfigured(config.problems)
+  return walletOwedRoute(req as unknown as Request, env, config.config)
+})
 // Same path, other method: 405 naming the allowed ones.
 router.all('*', (req: IRequest) => {
   const path = new URL(req.url).pathname
@@ -221,18 +231,17 @@ export default {
       controller.scheduledTime,
     )
     console.log('reconciler', JSON.stringify(report))
-    // The metric an operator alerts on: a run that could not read its whole band (behind > 0).
-    env.RECONCILER_METRICS?.writeDataPoint({
-      blobs: [report.bandComplete ? 'complete' : 'behind', report.failure ?? ''],
-      doubles: [
-        report.behindRuns,
-        report.pages,
-        report.examined,
-        report['refunded-now'],
-        report.pendingRecheck,
-      ],
-      indexes: ['reconciler'],
-    })
+    // The metric an operator alerts on: blob1 other than `complete` (behind, refunds owed, a backlog).
+    env.RECONCILER_METRICS?.writeDataPoint(reconcilerMetric(report))
+    if (report.bandComplete && (report.refundsOwed > 0 || report.backlog > 0))
+      console.error(
+        'reconciler-owed',
+        JSON.stringify({
+          refundsOwed: report.refundsOwed,
+          unfinished: report.unfinished,
+          backlog: report.backlog,
+        }),
+      )
     if (!report.bandComplete)
       console.error(
         'reconciler-behind',

@@ -366,7 +366,14 @@ export const Threshold = z.strictObject({
    * A `%` share of an integer fact (a share of `targets`): a situated answer works it out for the
    * answered fact. `at-most` rounds down but never below one; `at-least` rounds up.
    */
-  relative_to: z.strictObject({ fact: z.string(), bound: z.enum(['at-most', 'at-least']) }).optional(),
+  relative_to: z
+    .strictObject({
+      fact: z.string(),
+      bound: z.enum(['at-most', 'at-least']),
+      /** What the worked-out count is, in a few words ("wave 1", "each removal step"). */
+      label: Text.optional(),
+    })
+    .optional(),
   label: EvidenceLabel,
   /**
    * Why this value, and why it differs from a neighbouring threshold where one exists. For an
@@ -392,7 +399,9 @@ export const ThresholdUse = z.object({
   name: z.string(),
   value: z.number(),
   unit: z.string(),
-  relative_to: z.object({ fact: z.string(), bound: z.enum(['at-most', 'at-least']) }).optional(),
+  relative_to: z
+    .object({ fact: z.string(), bound: z.enum(['at-most', 'at-least']), label: z.string().optional() })
+    .optional(),
 })
 export type ThresholdUse = z.infer<typeof ThresholdUse>
 

@@ -352,7 +352,7 @@ export function checklistMarkdown(format: MarkdownFormat, a: ChecklistAnswer, or
         ...(where ? [`Situation: ${where}.`, ''] : []),
         ...scopeNote(where),
         action === 'revert'
-          ? `Revert now, to the last known-good state, in one step. The gates below (${a.checklist.length}) read only what to revert to and the revert's outcome; none of them waits, stages or asks for approval.`
+          ? `Revert now, to the last known-good state, in one step. The gates below (${a.checklist.length}) read only what to revert to and the revert's outcome; none of them waits, stages or asks for approval; \`block\` and \`defer\` only say who is told when one fails.`
           : `The gates below (${a.checklist.length}) are grouped by when each is checked: before the change, between its stages, after it. Read each input listed; an input you cannot read counts as a failed check. \`block\`: a failure stops the change (or, after it, means it is not done). \`defer\`: the named approver must accept the risk in writing. Never approve an exception yourself. None of these gates may slow a revert to the last known-good state.`,
         '',
         ...playbookNote(a.playbooks),

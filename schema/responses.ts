@@ -6,6 +6,7 @@ import * as z from 'zod'
 import { Correction, Inclusion } from './content.js'
 import {
   Catalogue,
+  CatalogueEntry,
   Comparable,
   Count,
   Freshness,
@@ -20,6 +21,7 @@ import { PricingIndexDescriptor } from './pricing-index.js'
 import { OUTCOMES } from './routes.js'
 import { AppliesBecause, AppliesWhen } from './situation.js'
 import { Contributions } from './submission.js'
+import { Action } from './vocabulary.js'
 import { WorkedThreshold } from './worked-thresholds.js'
 
 const count = z.number().int().nonnegative()
@@ -31,9 +33,13 @@ const situation = z.record(z.string(), z.union([z.boolean(), z.number(), z.strin
 /** With a situation: why each listed item applies, by its id (schema/situation.ts). */
 const applies_because = z.record(z.string(), AppliesBecause).optional()
 /** With a situation: the playbooks that fit it, named (their steps are at /v1/fde-playbooks). */
-const playbooks = z
-  .array(z.object({ id: z.string(), title: z.string(), when: z.string(), applies_because: AppliesBecause }))
-  .optional()
+const PlaybookRef = z.object({
+  id: z.string(),
+  title: z.string(),
+  when: z.string(),
+  applies_because: AppliesBecause,
+})
+const playbooks = z.array(PlaybookRef).optional()
 /** With a situation: each item's thresholds that are shares of an answered fact, worked out. */
 const worked_out = z.record(z.string(), z.array(WorkedThreshold)).optional()
 
@@ -148,6 +154,12 @@ const SHARED: [z.ZodType, string][] = [
   // Every gate's and rule's condition: written once, referenced from both.
   [AppliesWhen, 'AppliesWhen'],
   [AppliesBecause, 'AppliesBecause'],
+  // The action vocabulary and the catalogue line recur in many shapes: each written once.
+  [Action, 'Action'],
+  [CatalogueEntry, 'CatalogueEntry'],
+  // Both situated answers name playbooks and work out thresholds: each shape written once.
+  [PlaybookRef, 'PlaybookRef'],
+  [WorkedThreshold, 'WorkedThreshold'],
   [PublishedPricingRow, 'PricingRow'],
   [Comparable, 'Comparable'],
   // Every median and range: written once, referenced from each unit and bundle.

@@ -140,7 +140,7 @@ export const ROUTES: readonly Route[] = [
       {
         name: 'include',
         description:
-          'rules: the rules that apply to the same situation (foundational ones marked free) in the same answer and file, for the same one payment',
+          "rules: the same situation's rules (foundational ones marked free) in the same answer, one payment",
         example: 'rules',
         pattern: '^[a-z]{1,20}$',
         allowed: INCLUDES,

@@ -18,7 +18,7 @@ export const WorkedThreshold = z.object({
   bound: z.enum(['at-most', 'at-least']),
   /** The count it comes to: at-most rounds down but never below one, at-least rounds up. */
   count: z.number().int(),
-  /** The same in words, e.g. "at most 1 of 12 targets". */
+  /** The same in words, e.g. "wave 1: at most 1 of 12 targets". */
   text: z.string(),
 })
 export type WorkedThreshold = z.infer<typeof WorkedThreshold>
@@ -46,7 +46,7 @@ export function workedThresholds(
         answered: n,
         bound: rel.bound,
         count,
-        text: `${words} ${count} of ${n} ${rel.fact}`,
+        text: `${rel.label ? `${rel.label}: ` : ''}${words} ${count} of ${n} ${rel.fact}`,
       },
     ]
   })

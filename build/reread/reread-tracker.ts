@@ -20,6 +20,15 @@ export const TRACKER_MODELS: Readonly<Record<string, TrackerModel>> = {
   'deepseek-api': { provider: 'deepseek', model: 'deepseek-flash' },
   'fireworks-ai': { provider: 'fireworks', model: 'accounts/fireworks/models/gpt-oss-20b' },
   'perplexity-sonar-api': { provider: 'perplexity', model: 'sonar' },
+  'openai-api': { provider: 'openai', model: 'gpt-6-luna' },
+}
+
+/**
+ * Rows whose published model cannot be named to the tracker, with why; they stay `not-mapped`
+ * until a re-read reads the model's id.
+ */
+export const UNNAMED_MODEL_ROWS: Readonly<Record<string, string>> = {
+  'groq-api': "the stored copy of Groq's models page dropped the model ids",
 }
 
 /** What the tracker says about one model on one day. */

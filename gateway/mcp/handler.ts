@@ -5,6 +5,7 @@
  * Free tools answer directly; paid tools settle in band through the same payment core as HTTP; the
  * free documents are also resources.
  */
+
 import {
   isLegacyRequest,
   ProtocolError,
@@ -125,6 +126,8 @@ function createServer(env: Env, ctx: ExecutionContext, request: Request, seen: C
       if (error instanceof InvalidIdempotencyKey)
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, {
           field: `_meta.${IDEMPOTENCY_KEY_META}`,
+          // Nothing was claimed: the same credential, sent again with a valid key, pays as usual.
+          retryable: 'same-credential',
         })
       throw error
     }

@@ -22,10 +22,13 @@ export function creationWindow(
   firstAttemptAt: number,
   lastAttemptAt: number,
   timeoutMs: number,
+  /** The skew the processor's own `Date` showed (seconds, either sign): the window widens by it. */
+  observedSkewS = 0,
 ): CreatedWindow {
+  const skew = PROCESSOR_CLOCK_SKEW_S + Math.abs(observedSkewS)
   return {
-    gte: Math.floor(firstAttemptAt / 1000) - PROCESSOR_CLOCK_SKEW_S,
-    lte: Math.ceil((lastAttemptAt + timeoutMs) / 1000) + PROCESSOR_CLOCK_SKEW_S,
+    gte: Math.floor(firstAttemptAt / 1000) - skew,
+    lte: Math.ceil((lastAttemptAt + timeoutMs) / 1000) + skew,
   }
 }
 

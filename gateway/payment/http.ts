@@ -7,7 +7,7 @@ import { encodeText } from '../../schema/base64url.js'
 import { canonicalize } from '../../schema/jcs.js'
 import { PRICE } from '../../schema/routes.js'
 import type { Env } from '../env.js'
-import { badRequest, problemResponse } from '../http/problem.js'
+import { badRequest, problem, problemResponse } from '../http/problem.js'
 import { sha256Hex } from '../sha256-hex.js'
 import type { Binding } from './binding.js'
 import { formatChallenge } from './challenge.js'
@@ -22,7 +22,7 @@ import {
 import { clientKey } from './client-key.js'
 import { type Credential, MalformedCredential, parseAuthorization } from './credential.js'
 import { challengeFromAccepted, issueEvmChallenge } from './evm/challenge.js'
-import { type ClaimToken, payWithAuthorization, type WalletPayment } from './evm/pay.js'
+import { payWithAuthorization, type WalletClaims, type WalletPayment } from './evm/pay.js'
 import { networkOf, x402Requirements } from './evm/request.js'
 import {
   decodePaymentSignature,
@@ -52,10 +52,16 @@ export function ledgerOf(env: Env): Ledger {
   }
 }
 
-/** Claims a payment token (a wallet authorization) for one challenge, in its own ledger object. */
-export function tokenClaimsOf(env: Env): ClaimToken {
-  return (token, challengeId, keepUntil) =>
-    env.LEDGER.get(env.LEDGER.idFromName(`token:${token}`)).claimToken(challengeId, keepUntil)
+/** The ledger object that keeps the wallet book (evm/owed.ts). */
+export const walletBookOf = (env: Env) => env.LEDGER.get(env.LEDGER.idFromName('wallet-book'))
+
+/** Claims a payment token (a wallet authorization) in its own ledger object; notes it in the wallet book. */
+export function tokenClaimsOf(env: Env): WalletClaims {
+  return {
+    claim: (token, challengeId, keepUntil) =>
+      env.LEDGER.get(env.LEDGER.idFromName(`token:${token}`)).claimToken(challengeId, keepUntil),
+    note: (note) => walletBookOf(env).noteWalletPayment(note),
+  }
 }
 
 /** The failed-attempt gate of one client, named by a hash of its key (client-key.ts), never the address. */
@@ -71,9 +77,13 @@ export async function attemptsOf(env: Env, client: string): Promise<AttemptGate>
 /** The expiry the request's credential echoes, if it carries one that parses (request-clock.ts). */
 export function echoedExpires(request: Request): string | undefined {
   const header = request.headers.get('authorization')
-  if (!header || !/^payment(\s|$)/i.test(header.trim())) return undefined
+  const x402 = request.headers.get(PAYMENT_SIGNATURE_HEADER)
   try {
-    return parseAuthorization(header).challenge.expires
+    if (header && /^payment(\s|$)/i.test(header.trim())) return parseAuthorization(header).challenge.expires
+    // On the x402 wire the challenge's expiry is echoed in the accepted requirements.
+    const expires = x402 ? decodePaymentSignature(x402).accepted.extra : undefined
+    const value = (expires as Record<string, unknown> | undefined)?.expires
+    return typeof value === 'string' ? value : undefined
   } catch {
     return undefined
   }
@@ -108,7 +118,25 @@ export async function requirePayment(
   const hasPayment = !!header && /^payment(\s|$)/i.test(header.trim())
   const x402 = config.evm ? request.headers.get(PAYMENT_SIGNATURE_HEADER) : null
   const challenge = (r: Refusal) => challengeResponse(config, binding, description, r, url)
-  // HEAD never pays: it would use the credential up and deliver no body.
+  // HEAD never pays: it would use the credential up and deliver no body. With a credential it gets
+  // no challenge either (its body, which would say so, is dropped): the credential is left to its GET.
+  if (request.method === 'HEAD' && (hasPayment || x402))
+    return {
+      paid: false,
+      outcome: 'rejected',
+      response: problemResponse(
+        problem(
+          405,
+          'head-never-pays',
+          'HEAD Never Pays',
+          'HEAD neither pays nor uses a credential; send GET with it',
+          {
+            retryable: 'same-credential',
+          },
+        ),
+        { allow: 'GET' },
+      ),
+    }
   if (request.method === 'HEAD' || (!hasPayment && !x402))
     return {
       paid: false,
@@ -128,6 +156,8 @@ export async function requirePayment(
         badRequest('send one payment: Authorization: Payment or PAYMENT-SIGNATURE, not both', {
           field: 'PAYMENT-SIGNATURE',
           allowed: 'absent when Authorization: Payment is sent',
+          // Nothing was claimed or charged: the same request with one of the two will be judged.
+          retryable: 'same-credential',
         }),
       ),
     }
@@ -141,6 +171,8 @@ export async function requirePayment(
         badRequest(`Idempotency-Key must be ${IDEMPOTENCY_KEY_RULE}`, {
           field: 'Idempotency-Key',
           allowed: IDEMPOTENCY_KEY_RULE,
+          // Nothing was claimed: the same credential, sent again with a valid key, pays as usual.
+          retryable: 'same-credential',
         }),
       ),
     }

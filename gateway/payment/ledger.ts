@@ -15,6 +15,7 @@
  */
 import { DurableObject } from 'cloudflare:workers'
 import { creationWindow } from './creation-window.js'
+import type { WalletNote } from './evm/owed.js'
 import { type WalletSettlement, walletCharge, walletReconcile } from './evm/settle.js'
 import { type OrphanOutcome, orphanVerdict } from './orphans.js'
 import {
@@ -24,9 +25,11 @@ import {
   type ProcessorOutcome,
   refundPaymentIntent,
   retrievePaymentIntent,
+  SEARCH_INDEX_LAG_MS,
+  searchPaymentIntent,
 } from './processor.js'
 import type { Receipt } from './receipt.js'
-import type { ReconcileCursor } from './reconciler.js'
+import type { Recheck, RecheckKind, ReconcileCursor } from './reconciler.js'
 import {
   ANSWER_REPLAY_MS,
   answerKeptUntil,
@@ -68,6 +71,15 @@ export interface SettleInput {
 const COPY_WAIT_EXTRA_MS = 1000
 /** A copy that could not wait comes back this soon: the first try is about to end. */
 const COPY_RETRY_AFTER_S = 2
+
+/** A refund owed is tried again by the reconciler, every 15 minutes (wrangler.jsonc's cron). */
+const REFUND_RETRY_AFTER_S = 15 * 60
+/** How often a record kept for a refund still owed looks again at whether it may go. */
+const REFUND_OWED_RECHECK_MS = 24 * 60 * 60 * 1000
+
+/** Keys one storage call may write or delete at once. */
+const STORAGE_BATCH = 128
+const recheckKey = (kind: RecheckKind, intentId: string) => `recheck:${kind}:${intentId}`
 
 /** Storage values stay well under the Durable Object value limit: a large answer is kept in parts. */
 const ANSWER_PART_CHARS = 60_000
@@ -165,41 +177,121 @@ export class PaymentLedger extends DurableObject {
     // Another token for this challenge: never charged; only a refused payment leaves it free to pay.
     if (!samePayment(record, input)) return record.state === 'refused' ? used() : anotherToken(record)
     if (record.state === 'refunded')
-      return {
-        ok: false,
-        reason: 'refunded',
-        detail: record.refund?.id
-          ? `this payment (${record.intentId}) was charged but its answer could not be delivered, so it was refunded in full (${record.refund.id})`
-          : `this payment (${record.intentId}) was charged but its answer could not be delivered; its refund is under way`,
-      }
+      return record.refund?.id
+        ? {
+            ok: false,
+            reason: 'refunded',
+            detail: `this payment (${record.intentId}) was charged but its answer could not be delivered, so it was refunded in full (${record.refund.id})`,
+          }
+        : {
+            // Not refunded yet: the charge is still on the card, so nothing may say "pay again".
+            ok: false,
+            reason: 'refund-owed',
+            detail: `this payment (${record.intentId}) was charged but its answer can no longer be delivered, so it is owed a full refund; the refund has not been made yet and the reconciler tries again every 15 minutes. Send the same credential again later to get the refund's id; do not count on the refund before then`,
+            retryAfterS: REFUND_RETRY_AFTER_S,
+          }
     if (record.state === 'settled' && record.receipt)
       return this.answerSettled({ ...record, receipt: record.receipt }, input)
     if (record.state === 'refused' && record.refusal) return record.refusal
-    if (input.now > record.expiresAt + DELIVERY_WINDOW_MS)
+    if (input.now > record.expiresAt + DELIVERY_WINDOW_MS) return this.pastWindow(input, record)
+    return this.record(input, record, await this.reconcile(input, record), false)
+  }
+
+  /**
+   * A pending payment sent again after its delivery window closed: never delivered now, and never
+   * told "nothing was charged" unless the processor's reads say so. Reads only: no create call is
+   * repeated (the processor's idempotency key may be forgotten by now, so a repeat could charge).
+   */
+  private async pastWindow(input: SettleInput, record: LedgerRecord): Promise<SettleResult> {
+    const closed = `its delivery window closed at ${new Date(record.expiresAt + DELIVERY_WINDOW_MS).toISOString()}`
+    // The chain settles a wallet payment or not at all before its authorization lapses (long before this).
+    const known = input.wallet
+      ? null
+      : record.intentId
+        ? await retrievePaymentIntent(input.processor, record.intentId)
+        : await findPaymentIntent(
+            input.processor,
+            input.challengeId,
+            creationWindow(
+              record.firstAttemptAt,
+              record.lastAttemptAt ?? record.firstAttemptAt,
+              input.processor.timeoutMs,
+              record.skewS,
+            ),
+          )
+    const found = known === null && !input.wallet ? await this.searchedAfterLag(input, record) : known
+    if (found === null || found.kind === 'declined')
       return {
         ok: false,
         reason: 'expired',
-        detail: `this payment was still unsettled when its delivery window closed at ${new Date(record.expiresAt + DELIVERY_WINDOW_MS).toISOString()}; if it was charged, the charge is refunded automatically`,
+        detail: input.wallet
+          ? `this payment was still unsettled when ${closed}; if it was settled, the operator returns it (a wallet payment cannot be refunded automatically)`
+          : `this payment was never completed and ${closed}; nothing was charged for it`,
       }
-    return this.record(input, record, await this.reconcile(input, record), false)
+    if (found.kind === 'succeeded')
+      return {
+        ok: false,
+        reason: 'refund-owed',
+        detail: `this payment was charged but ${closed}, so its answer can no longer be delivered and it is owed a full refund, which the reconciler makes (every 15 minutes); send the same credential again later to get the refund's id`,
+        retryAfterS: REFUND_RETRY_AFTER_S,
+      }
+    return {
+      ok: false,
+      reason: 'unavailable',
+      detail: `this payment is still unsettled and ${closed}, so its answer can no longer be delivered; whether it was charged is not known yet (if it was, it is refunded automatically). Send the same credential again later to learn which; do not count it as uncharged before then`,
+      retryAfterS: REFUND_RETRY_AFTER_S,
+    }
+  }
+
+  /**
+   * Search by challenge id where the consistent list found nothing: a hit (read back by id) is the
+   * payment; a miss counts only once the index lag has passed since the first attempt, and before
+   * that the buyer comes back (null: absent as far as both can tell).
+   */
+  private async searchedAfterLag(input: SettleInput, record: LedgerRecord): Promise<ProcessorOutcome | null> {
+    const found = await searchPaymentIntent(input.processor, input.challengeId)
+    if ('unknown' in found) return { kind: 'unknown', detail: found.unknown }
+    if (found.id) return retrievePaymentIntent(input.processor, found.id)
+    const lagMs = input.processor.searchLagMs ?? SEARCH_INDEX_LAG_MS
+    const waitMs = record.firstAttemptAt + lagMs - input.now
+    return waitMs > 0
+      ? {
+          kind: 'unknown',
+          detail:
+            "the processor's list shows no payment for this challenge, and its search has not had time to index one yet",
+          retryAfterS: Math.ceil(waitMs / 1000),
+        }
+      : null
   }
 
   /** Asks the processor what became of a pending payment, through consistent reads only. */
   private async reconcile(input: SettleInput, record: LedgerRecord): Promise<ProcessorOutcome> {
     // The chain, not a search, knows whether an authorization was used.
     if (input.wallet) return walletReconcile(input.wallet, input.now)
-    const known = record.intentId
-      ? await retrievePaymentIntent(input.processor, record.intentId)
-      : await findPaymentIntent(
-          input.processor,
-          input.challengeId,
-          creationWindow(
-            record.firstAttemptAt,
-            record.lastAttemptAt ?? record.firstAttemptAt,
-            input.processor.timeoutMs,
-          ),
-        )
+    let known: ProcessorOutcome | null
+    if (record.intentId) known = await retrievePaymentIntent(input.processor, record.intentId)
+    else {
+      const window = creationWindow(
+        record.firstAttemptAt,
+        record.lastAttemptAt ?? record.firstAttemptAt,
+        input.processor.timeoutMs,
+        record.skewS,
+      )
+      // Read on from where the last retry stopped, over the same window only.
+      const walked = record.windowWalk
+      const resume =
+        walked && walked.gte === window.gte && walked.lte === window.lte ? walked.after : undefined
+      known = await findPaymentIntent(input.processor, input.challengeId, window, resume)
+      if (known?.kind === 'unknown' && known.resumeAfter && known.resumeAfter !== resume) {
+        record.windowWalk = { ...window, after: known.resumeAfter }
+        await this.ctx.storage.put('record', record)
+      }
+    }
     if (known) return known
+    // The whole window holds no intent for this challenge; search by its id must miss too, once its
+    // index has had time to catch up, before absence counts (a skewed clock misplaces the window).
+    const searched = await this.searchedAfterLag(input, record)
+    if (searched) return searched
     // The whole window in which the intent could have been created holds none for this challenge.
     // Repeat the create call under the same key (it cannot charge twice): a fresh answer is
     // definitive. Noted first, since this call may be the one that creates the intent.
@@ -236,6 +328,11 @@ export class PaymentLedger extends DurableObject {
   ): Promise<SettleResult> {
     switch (outcome.kind) {
       case 'unknown':
+        // The processor's clock as its `Date` showed it: later reads of its list widen by the skew.
+        if (outcome.skewS !== undefined && Math.abs(outcome.skewS) > Math.abs(record.skewS ?? 0)) {
+          record.skewS = outcome.skewS
+          await this.ctx.storage.put('record', record)
+        }
         return {
           ok: false,
           reason: 'unavailable',
@@ -351,7 +448,10 @@ export class PaymentLedger extends DurableObject {
     }
     if (own) await this.ctx.storage.put('record', marked)
     if (!record) await this.ctx.storage.setAlarm(now + RECORD_RETENTION_MS)
-    const refund = await refundPaymentIntent(processor, intentId, challengeId)
+    // Each attempt under a key of its own: the processor replays a failed call's answer under its key.
+    const attempt = (await this.ctx.storage.get<number>(`refund-attempts:${intentId}`)) ?? 0
+    await this.ctx.storage.put(`refund-attempts:${intentId}`, attempt + 1)
+    const refund = await refundPaymentIntent(processor, intentId, challengeId, attempt)
     if (!refund.ok) return 'refund-pending'
     await this.ctx.storage.put(`refund:${intentId}`, refund.id)
     if (own)
@@ -375,6 +475,24 @@ export class PaymentLedger extends DurableObject {
     return challengeId
   }
 
+  /** Notes a wallet payment in the wallet book (the one object named `wallet-book`; evm/owed.ts). */
+  async noteWalletPayment(note: WalletNote): Promise<void> {
+    await this.ctx.storage.put(`wallet:${note.challengeId}`, note)
+  }
+
+  async walletNotes(): Promise<WalletNote[]> {
+    return [...(await this.ctx.storage.list<WalletNote>({ prefix: 'wallet:' })).values()]
+  }
+
+  async dropWalletNote(challengeId: string): Promise<void> {
+    await this.ctx.storage.delete(`wallet:${challengeId}`)
+  }
+
+  /** This challenge's payment state, for the wallet book: pending, settled, refused, refunded, or none. */
+  async paymentState(): Promise<string | undefined> {
+    return (await this.ctx.storage.get<LedgerRecord>('record'))?.state
+  }
+
   /** The scheduled reconciler's cursor, kept only by the one object reconciler-store.ts names. */
   reconcilerCursor(): Promise<ReconcileCursor | undefined> {
     return this.ctx.storage.get<ReconcileCursor>('reconciler-cursor')
@@ -384,9 +502,44 @@ export class PaymentLedger extends DurableObject {
     await this.ctx.storage.put('reconciler-cursor', cursor)
   }
 
+  /** Keeps entries for the reconciler's next runs, one key each; resolves once written. */
+  async keepRechecks(entries: Recheck[]): Promise<void> {
+    for (let i = 0; i < entries.length; i += STORAGE_BATCH)
+      await this.ctx.storage.put(
+        Object.fromEntries(
+          entries.slice(i, i + STORAGE_BATCH).map((e) => [recheckKey(e.kind, e.intentId), e]),
+        ),
+      )
+  }
+
+  async dropRechecks(kind: RecheckKind, intentIds: string[]): Promise<void> {
+    for (let i = 0; i < intentIds.length; i += STORAGE_BATCH)
+      await this.ctx.storage.delete(intentIds.slice(i, i + STORAGE_BATCH).map((id) => recheckKey(kind, id)))
+  }
+
+  async rechecks(kind: RecheckKind, limit: number, after?: string): Promise<Recheck[]> {
+    const listed = await this.ctx.storage.list<Recheck>({
+      prefix: recheckKey(kind, ''),
+      limit,
+      ...(after === undefined ? {} : { startAfter: recheckKey(kind, after) }),
+    })
+    return [...listed.values()]
+  }
+
+  async recheckCounts(): Promise<Record<RecheckKind, number>> {
+    const count = async (kind: RecheckKind) =>
+      (await this.ctx.storage.list({ prefix: recheckKey(kind, '') })).size
+    return { refund: await count('refund'), unfinished: await count('unfinished') }
+  }
+
   /** The re-send window closed: the kept answer goes, and the record stays until its own time. */
   override async alarm(): Promise<void> {
     const record = await this.ctx.storage.get<LedgerRecord>('record')
+    // A refund still owed keeps its record (and the charge's verdict) until it is made.
+    if (record?.state === 'refunded' && !record.refund?.id && Date.now() >= recordKeptUntil(record)) {
+      await this.ctx.storage.setAlarm(Date.now() + REFUND_OWED_RECHECK_MS)
+      return
+    }
     if (!record || Date.now() >= recordKeptUntil(record)) {
       await this.ctx.storage.deleteAll()
       return

@@ -92,9 +92,14 @@ const STATUS: Partial<Record<PaymentProblem, Refusal['status']>> = {
 export function refusal(
   problem: PaymentProblem,
   detail: string,
-  options: { retryable?: Retryable; retryAfterS?: number; challenge?: Challenge } = {},
+  options: {
+    retryable?: Retryable
+    retryAfterS?: number
+    challenge?: Challenge
+    status?: Refusal['status']
+  } = {},
 ): Refusal {
-  const status = STATUS[problem] ?? 402
+  const status = options.status ?? STATUS[problem] ?? 402
   const retryAfterS = options.retryAfterS ?? (status === 503 ? PENDING_RETRY_AFTER_S : undefined)
   return {
     status,

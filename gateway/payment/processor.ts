@@ -15,7 +15,12 @@ export interface ProcessorConfig {
   url: string
   secret: string
   timeoutMs: number
+  /** How long search may trail a write before a miss counts as absence (SEARCH_INDEX_LAG_MS). */
+  searchLagMs?: number
 }
+
+/** Stripe's search index usually trails writes by under a minute: a miss counts only after this. */
+export const SEARCH_INDEX_LAG_MS = 60_000
 
 export interface IntentRequest {
   amount: string
@@ -54,7 +59,16 @@ export type ProcessorOutcome =
    * Whether money moved is unknown. `storedFailure`: the processor replayed a failure it stored
    * under this idempotency key, so the same key can never succeed.
    */
-  | { kind: 'unknown'; detail: string; storedFailure?: boolean; retryAfterS?: number }
+  | {
+      kind: 'unknown'
+      detail: string
+      storedFailure?: boolean
+      retryAfterS?: number
+      /** A walk of the creation window cut short: the next look resumes after this intent. */
+      resumeAfter?: string
+      /** How far the processor's clock (its `Date`) ran ahead of ours, in seconds (negative: behind). */
+      skewS?: number
+    }
 
 export const STRIPE_VERSION = '2026-07-29.preview'
 
@@ -63,7 +77,7 @@ export function idempotencyKey(challengeId: string, spt: string): string {
 }
 
 type Answer =
-  | { ok: true; status: number; json: StripeJson; replayed: boolean }
+  | { ok: true; status: number; json: StripeJson; replayed: boolean; skewS?: number }
   | { ok: false; detail: string }
 interface StripeJson {
   id?: unknown
@@ -101,11 +115,14 @@ async function call(
   }
   try {
     const json = (await response.json()) as StripeJson
+    // The processor's clock, as its own `Date` states it (whole seconds), against ours.
+    const date = Date.parse(response.headers.get('date') ?? '')
     return {
       ok: true,
       status: response.status,
       json,
       replayed: response.headers.get('idempotent-replayed') === 'true',
+      ...(Number.isNaN(date) ? {} : { skewS: Math.round((date - Date.now()) / 1000) }),
     }
   } catch {
     return { ok: false, detail: `the processor answered ${response.status} without JSON` }
@@ -134,6 +151,7 @@ function classifyAnswer(answer: Answer): ProcessorOutcome {
   if (!answer.ok) return { kind: 'unknown', detail: answer.detail }
   const { status, json, replayed } = answer
   if (status >= 200 && status < 300) return classifyIntent(json)
+  const skew = answer.skewS === undefined ? {} : { skewS: answer.skewS }
   const code = typeof json.error?.code === 'string' ? json.error.code : undefined
   // 409: a request under this key is still running; 429: rate limited; 401/403: our key; 5xx: outage.
   if (status === 409 || status === 429 || status === 401 || status === 403 || status >= 500)
@@ -141,6 +159,7 @@ function classifyAnswer(answer: Answer): ProcessorOutcome {
       kind: 'unknown',
       detail: `the processor answered ${status}${code ? ` (${code})` : ''}`,
       storedFailure: replayed && status >= 500,
+      ...skew,
     }
   if (json.error?.type === 'idempotency_error')
     return { kind: 'unknown', detail: 'the processor refused the idempotency key' }
@@ -306,29 +325,41 @@ export async function findPaymentIntent(
   config: ProcessorConfig,
   challengeId: string,
   window: CreatedWindow,
+  /** Where an earlier look at this same window stopped: the intents before it were read. */
+  startingAfter?: string,
 ): Promise<ProcessorOutcome | null> {
   let match: ListedIntent | undefined
-  const walk = await walkPaymentIntents(config, window, BUYER_WALK_PAGES, (intent) => {
-    if (intent.metadata?.challenge_id === challengeId) match = intent
-    return match !== undefined
-  })
+  const walk = await walkPaymentIntents(
+    config,
+    window,
+    BUYER_WALK_PAGES,
+    (intent) => {
+      if (intent.metadata?.challenge_id === challengeId) match = intent
+      return match !== undefined
+    },
+    startingAfter === undefined ? {} : { startingAfter },
+  )
   if (match) return classifyIntent(match)
-  if (walk.end === 'unknown') return { kind: 'unknown', detail: walk.detail }
+  const resume = walk.after ?? startingAfter
+  if (walk.end === 'unknown')
+    return { kind: 'unknown', detail: walk.detail, ...(resume ? { resumeAfter: resume } : {}) }
   if (walk.end === 'complete') return null
   const found = await searchPaymentIntent(config, challengeId)
-  if ('unknown' in found) return { kind: 'unknown', detail: found.unknown }
+  const resumeAfter = resume ? { resumeAfter: resume } : {}
+  if ('unknown' in found) return { kind: 'unknown', detail: found.unknown, ...resumeAfter }
   // The index's copy may trail the intent's state: the consistent read decides.
   if (found.id) return retrievePaymentIntent(config, found.id)
   return {
     kind: 'unknown',
     detail:
-      "too many payments were made on the processor's account around this one to list them all now, and its search has not indexed this payment yet",
+      "too many payments were made on the processor's account around this one to list them all in one request, and its search has not indexed this payment yet; each retry reads on from where the last stopped, and the payment may not exist",
     retryAfterS: SEARCH_RETRY_AFTER_S,
+    ...resumeAfter,
   }
 }
 
 /** The intent search finds for a challenge id, if the index has it yet (Stripe search query language). */
-async function searchPaymentIntent(
+export async function searchPaymentIntent(
   config: ProcessorConfig,
   challengeId: string,
 ): Promise<{ id?: string } | { unknown: string }> {
@@ -344,11 +375,18 @@ async function searchPaymentIntent(
 
 export type RefundOutcome = { ok: true; id: string } | { ok: false; detail: string }
 
-/** Refunds an intent in full, once: the idempotency key is the intent's, so a retry never refunds twice. */
+/**
+ * Refunds an intent in full, once. The key is the intent's, numbered by attempt: the processor
+ * stores a failed call's answer (a 500 included) under its key and replays it for a day, so a later
+ * attempt takes a new key. That cannot refund twice: a second full refund is refused as
+ * `charge_already_refunded`, which means the refund exists (made by an earlier attempt, or outside
+ * this service, as from the dashboard), so it is looked up and named.
+ */
 export async function refundPaymentIntent(
   config: ProcessorConfig,
   intentId: string,
   challengeId: string,
+  attempt = 0,
 ): Promise<RefundOutcome> {
   const body = new URLSearchParams({
     payment_intent: intentId,
@@ -359,10 +397,27 @@ export async function refundPaymentIntent(
   const answer = await call(config, '/v1/refunds', {
     method: 'POST',
     body,
-    idempotencyKey: `refund_${intentId}`,
+    idempotencyKey: attempt === 0 ? `refund_${intentId}` : `refund_${intentId}_${attempt}`,
   })
   if (!answer.ok) return { ok: false, detail: answer.detail }
   if (answer.status === 200 && typeof answer.json.id === 'string') return { ok: true, id: answer.json.id }
   const code = typeof answer.json.error?.code === 'string' ? answer.json.error.code : answer.status
+  if (code === 'charge_already_refunded') return existingRefund(config, intentId)
   return { ok: false, detail: `the processor refused the refund (${code})` }
+}
+
+/** The refund an intent already has (the refund list, filtered by intent). */
+async function existingRefund(config: ProcessorConfig, intentId: string): Promise<RefundOutcome> {
+  const query = new URLSearchParams({ payment_intent: intentId, limit: '1' })
+  const answer = await call(config, `/v1/refunds?${query}`, { method: 'GET' })
+  if (!answer.ok) return { ok: false, detail: answer.detail }
+  const first = Array.isArray(answer.json.data)
+    ? (answer.json.data[0] as { id?: unknown } | undefined)
+    : undefined
+  return answer.status === 200 && typeof first?.id === 'string'
+    ? { ok: true, id: first.id }
+    : {
+        ok: false,
+        detail: `the processor says the charge is refunded but lists no refund (${answer.status})`,
+      }
 }

@@ -43,6 +43,13 @@ export interface LedgerRecord {
   /** The Idempotency-Key of the request that was answered. */
   idempotencyKey?: string
   refusal?: Extract<SettleResult, { ok: false }>
+  /** The largest skew (seconds) the processor's `Date` showed against our clock: the window widens by it. */
+  skewS?: number
+  /**
+   * A retry's walk of the creation window, cut short: its bounds and the last intent read, so the
+   * next retry reads on from there rather than from the newest intent again.
+   */
+  windowWalk?: { gte: number; lte: number; after: string }
   /** The refund of a charge that was never delivered; no id yet while the refund call is unanswered. */
   refund?: { id?: string; at: string }
 }

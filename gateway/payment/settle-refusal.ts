@@ -4,6 +4,7 @@
  */
 import type { Challenge } from './challenge.js'
 import type { AttemptGate } from './charge.js'
+import { limitedRefusal } from './limited-refusal.js'
 import { type Refusal, refusal } from './problems.js'
 import type { SettleResult } from './settlement.js'
 
@@ -28,8 +29,8 @@ export async function ledgerRefusal(
       return refusal('payment-expired', result.detail)
     case 'requires_action':
       // The payment may still complete: the challenge it answers goes back, never a fresh one. A
-      // second credential for it is refused before any charge.
-      // The faces add the route's description (asIssued), so it goes back exactly as issued.
+      // second credential for it is refused before any charge. The faces add the route's
+      // description (asIssued), so it goes back byte for byte as issued.
       return refusal('payment-action-required', result.detail, {
         challenge: {
           id: echoed.id,
@@ -48,8 +49,20 @@ export async function ledgerRefusal(
       return refusal('internal-payment-error', result.detail, optionalRetryAfter(result.retryAfterS))
     case 'refunded':
       return refusal('payment-refunded', result.detail)
+    case 'refund-owed':
+      // Still charged: come back for the refund's id, never "pay again, nothing was charged".
+      return refusal('payment-refunded', result.detail, {
+        status: 503,
+        retryable: 'same-credential',
+        ...optionalRetryAfter(result.retryAfterS),
+      })
     case 'limited':
-      return refusal('too-many-failed-attempts', result.detail, optionalRetryAfter(result.retryAfterS))
+      return limitedRefusal(
+        result.detail,
+        result.retryAfterS ?? 0,
+        Date.parse(echoed.expires ?? ''),
+        Date.now(),
+      )
   }
 }
 

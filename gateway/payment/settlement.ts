@@ -21,8 +21,10 @@ export type SettleFailure =
   | 'unavailable'
   /** A new claim from a client over its failure limit: nothing was claimed or charged. */
   | 'limited'
-  /** Charged but never delivered, and refunded. */
+  /** Charged but never delivered, and refunded (the refund exists). */
   | 'refunded'
+  /** Charged but never delivered, and owed a refund not made yet: the charge is still on the card. */
+  | 'refund-owed'
 
 export type SettleResult =
   | {

@@ -20,6 +20,8 @@ import { gzipSync } from 'node:zlib'
 import { convertV4MiniflareOptions, Log, LogLevel, Miniflare } from 'miniflare'
 import { Challenge, Credential } from 'mppx'
 import { Pool } from 'undici'
+import { type Hex, keccak256, toHex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { parse, stringify } from 'yaml'
 import { bundleComposition } from '../../bench/bundle-composition.js'
 import { bundleLines, type CpuSplit, profileRequests } from '../../bench/paid-profile.js'
@@ -37,6 +39,8 @@ import { signedReceipt } from '../../gateway/payment/signed-receipt.js'
 import { syntheticSeedSql } from '../../gateway/submissions/seed-sql.js'
 import { LOCAL_URLS } from '../../schema/config.js'
 import type { BundleManifest } from '../../schema/datasets.js'
+import { TRANSFER_TYPES } from '../../schema/eip3009.js'
+import { LOCAL_TOKEN } from '../local/facilitator-standin.js'
 import { quietEnv, type RunningService, startService } from '../local/service.js'
 
 const PORT = Number(process.env.BENCH_PORT ?? 8798)
@@ -92,6 +96,46 @@ async function paidRequest(path: string) {
     path,
     headers: { authorization: Credential.serialize(Credential.from({ challenge, payload: { spt } })) },
   }
+}
+
+/** A paid call on the wallet rail: a fresh key (the stand-in funds it) signs the evm challenge. */
+async function paidWalletRequest(path: string) {
+  const unpaid = await fetch(`${BASE}${path}`)
+  const challenge = Challenge.fromResponseList(unpaid).find((c) => c.method === 'evm')
+  if (!challenge) throw new Error('no evm challenge: is the wallet rail configured?')
+  const request = challenge.request as {
+    amount: string
+    currency: Hex
+    recipient: Hex
+    methodDetails: { chainId: number }
+  }
+  const account = privateKeyToAccount(generatePrivateKey())
+  const authorization = {
+    from: account.address,
+    to: request.recipient,
+    value: request.amount,
+    validAfter: '0',
+    validBefore: String(Math.floor(Date.parse(challenge.expires as string) / 1000)),
+    nonce: keccak256(toHex(`${challenge.id}${challenge.realm}`)),
+  }
+  const signature = await account.signTypedData({
+    domain: {
+      name: LOCAL_TOKEN.name,
+      version: LOCAL_TOKEN.version,
+      chainId: request.methodDetails.chainId,
+      verifyingContract: request.currency,
+    },
+    types: TRANSFER_TYPES,
+    primaryType: 'TransferWithAuthorization',
+    message: {
+      ...authorization,
+      value: BigInt(authorization.value),
+      validAfter: 0n,
+      validBefore: BigInt(authorization.validBefore),
+    },
+  })
+  const payload = { type: 'authorization', ...authorization, signature }
+  return { path, headers: { authorization: Credential.serialize(Credential.from({ challenge, payload })) } }
 }
 
 const mcp = (method: string, params: unknown) => ({
@@ -592,6 +636,10 @@ async function main() {
         label: 'paid, verified /v1/fde-lessons?topic=metadata',
         request: () => paidRequest('/v1/fde-lessons?topic=metadata'),
       },
+      {
+        label: 'paid wallet (evm), verified /v1/fde-lessons?topic=metadata',
+        request: () => paidWalletRequest('/v1/fde-lessons?topic=metadata'),
+      },
       { label: 'MCP tools/list', request: async () => mcp('tools/list', {}) },
       {
         label: 'MCP tools/call fde_catalogue',
@@ -621,6 +669,9 @@ async function main() {
     say()
     say(
       `Paid vs free at similar size: one-topic paid call / free preview = ${fmt(row('topic=metadata') / row('preview'))}×; 402 challenge / free preview = ${fmt(row('402 challenge') / row('preview'))}×.`,
+    )
+    say(
+      `A paid wallet call (EIP-712 check in the Worker, the facilitator stand-in outside the count) / a paid card call, one topic each = ${fmt(row('paid wallet') / row('paid, verified /v1/fde-lessons?topic=metadata'))}×.`,
     )
     const signing = await signingCost()
     say()

@@ -102,6 +102,10 @@ type Answer = { status: number; body: unknown; unstored?: true }
 export async function startProcessorStandin(options: StandinOptions = {}): Promise<ProcessorStandin> {
   const { port = 0, host = '127.0.0.1', stallMs = DEFAULT_STALL_MS } = options
   let searchLagMs = options.searchLagMs ?? 0
+  /** Refund calls still to be answered with a 500 (an outage during the reconciler's run). */
+  let failRefunds = 0
+  /** How far the processor's clock runs ahead of ours (negative: behind): `created` and `Date` follow it. */
+  let clockSkewMs = 0
   const ledger: StandinLedger = {
     succeeded: new Map(),
     calls: 0,
@@ -134,6 +138,7 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://standin')
+    if (clockSkewMs) res.setHeader('date', new Date(Date.now() + clockSkewMs).toUTCString())
     if (req.method === 'GET' && url.pathname === '/__standin/ledger')
       return send(res, 200, {
         succeeded: Object.fromEntries(ledger.succeeded),
@@ -147,7 +152,42 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
         searchLagMs,
       })
     if (req.method === 'POST' && url.pathname === '/__standin/seed') return seed(url.searchParams, res)
+    // Test control: another product's seeded traffic leaves the account (so one test's volume does not
+    // stay in every later test's windows).
+    if (req.method === 'POST' && url.pathname === '/__standin/unseed') {
+      const realm = url.searchParams.get('realm')
+      if (!realm) return send(res, 400, { error: 'realm is required' })
+      const gone = byCreated.filter(
+        (pi) => pi.metadata.realm === realm && pi.metadata.challenge_id?.startsWith('seed-'),
+      )
+      for (const pi of gone) intents.delete(pi.id)
+      const kept = byCreated.filter((pi) => intents.has(pi.id))
+      byCreated.length = 0
+      byCreated.push(...kept)
+      return send(res, 200, { removed: gone.length })
+    }
+    // Test control: how far the processor's clock is off ours, e.g. `?clock_skew_s=300`.
+    if (
+      req.method === 'POST' &&
+      url.pathname === '/__standin/config' &&
+      url.searchParams.has('clock_skew_s')
+    ) {
+      const skew = Number(url.searchParams.get('clock_skew_s'))
+      if (!Number.isInteger(skew)) return send(res, 400, { error: 'clock_skew_s must be whole seconds' })
+      clockSkewMs = skew * 1000
+      return send(res, 200, { clockSkewS: skew })
+    }
     // Test control: how far search lags behind writes, e.g. `?search_lag_ms=3600000` for an outage.
+    if (
+      req.method === 'POST' &&
+      url.pathname === '/__standin/config' &&
+      url.searchParams.has('fail_refunds')
+    ) {
+      const count = Number(url.searchParams.get('fail_refunds'))
+      if (!Number.isInteger(count) || count < 0) return send(res, 400, { error: 'fail_refunds must be >= 0' })
+      failRefunds = count
+      return send(res, 200, { failRefunds })
+    }
     if (req.method === 'POST' && url.pathname === '/__standin/config') {
       const lag = Number(url.searchParams.get('search_lag_ms'))
       if (!Number.isFinite(lag) || lag < 0) return send(res, 400, { error: 'search_lag_ms must be >= 0' })
@@ -175,6 +215,12 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
     if (req.method === 'GET' && url.pathname === '/v1/payment_intents/search')
       return send(res, 200, search(url.searchParams.get('query') ?? ''))
     if (req.method === 'GET' && url.pathname === '/v1/payment_intents') return list(url.searchParams, res)
+    // Stripe's refund list, filtered by payment_intent (newest first).
+    if (req.method === 'GET' && url.pathname === '/v1/refunds') {
+      const pi = url.searchParams.get('payment_intent')
+      const data = [...refunds.values()].filter((r) => !pi || r.payment_intent === pi).reverse()
+      return send(res, 200, { object: 'list', data, has_more: false })
+    }
     const refund = /^\/v1\/refunds\/(re_[A-Za-z0-9_]+)$/.exec(url.pathname)
     if (req.method === 'GET' && refund) {
       const found = refunds.get(refund[1] as string)
@@ -230,6 +276,15 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
 
   /** Creates and confirms an intent; answers the request unless the token never gets an answer. */
   async function createRefund(params: URLSearchParams, res: ServerResponse): Promise<Answer> {
+    if (failRefunds > 0) {
+      failRefunds--
+      const failed: Answer = {
+        status: 500,
+        body: { error: { type: 'api_error', message: 'stand-in outage' } },
+      }
+      send(res, failed.status, failed.body)
+      return failed
+    }
     const pi = intents.get(params.get('payment_intent') ?? '')
     const answer: Answer = !pi
       ? invalid(`no such payment_intent: '${params.get('payment_intent')}'`, 'resource_missing')
@@ -401,7 +456,7 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
 
   async function create(params: URLSearchParams, res: ServerResponse): Promise<Answer | null> {
     ledger.calls++
-    const answer = await decide(params, res, Date.now())
+    const answer = await decide(params, res, Date.now() + clockSkewMs)
     if (answer) send(res, answer.status, answer.body)
     return answer
   }

@@ -198,6 +198,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     EVM_TOKEN_DECIMALS: String(LOCAL_TOKEN.decimals),
     EVM_RECIPIENT: LOCAL_RECIPIENT,
     FACILITATOR_URL: facilitator.url,
+    // The operator's bearer for GET /v1/operator/wallet-owed (npm run wallet-owed).
+    OPERATOR_TOKEN: await localSecret(stateDir, 'operator-token'),
     EVM_RPC_URL: facilitator.rpcUrl,
     PAYMENT_HMAC_SECRET: await localSecret(stateDir, 'payment-hmac-secret'),
     RECEIPT_SIGNING_KEY: await localSecret(stateDir, 'receipt-signing-key.json', newSigningKey),

@@ -23,7 +23,7 @@ const NAMED = [
   /database engine/i,
   /node pool|cluster/i,
   /feature flag/i,
-  /CDN cache/i,
+  /CDN|edge cache/i,
   /TTL/,
   /switchover|failover/i,
   /retention/i,

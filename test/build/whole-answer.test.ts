@@ -131,8 +131,9 @@ describe('the whole answer for the change at hand', () => {
       const expected = Math.max(1, Math.floor((share.value / 100) * targets))
       expect(worked?.count, `targets=${targets}`).toBe(expected)
       expect(worked?.answered).toBe(targets)
+      const label = share.relative_to?.label ? `${share.relative_to.label}: ` : ''
       expect(markdown?.()).toContain(
-        `Worked out for this situation: at most ${expected} of ${targets} targets`,
+        `Worked out for this situation: ${label}at most ${expected} of ${targets} targets`,
       )
     }
     // Unanswered targets: nothing to work out, the rule as written stands alone.

@@ -73,9 +73,11 @@ describe('a lost answer, asked for again', () => {
     const bad = await get(path, { headers: { authorization: auth, 'idempotency-key': 'two words' } })
     expect(bad.status).toBe(400)
     expect(bad.headers.get('www-authenticate')).toBeNull()
-    const problem = (await bad.json()) as { field: string; allowed: string }
+    const problem = (await bad.json()) as { field: string; allowed: string; retryable: unknown }
     expect(problem.field).toBe('Idempotency-Key')
     expect(problem.allowed).toMatch(/255/)
+    // Whether to retry (#36): the credential is untouched, so send it again with a valid key.
+    expect(problem.retryable).toBe('same-credential')
     expect((await processorLedger()).calls).toBe(calls)
     expect((await processorLedger()).succeeded[spt]).toBeUndefined()
     // The credential is still good.

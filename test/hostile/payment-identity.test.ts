@@ -18,9 +18,15 @@ const raw = (credential: unknown) =>
 async function issued(path: string) {
   const r = await get(path)
   expect(r.status).toBe(402)
-  // The card's challenge: the first of the 402's (the wallet's `evm` challenge follows it).
-  const header = (r.headers.get('www-authenticate') as string).split(/, (?=Payment )/)[0] as string
+  const header = cardChallenge(r.headers.get('www-authenticate'))
   return { header, challenge: parseChallenge(header).challenge }
+}
+
+/** The card's challenge among the header's challenges (one per way to pay). */
+function cardChallenge(header: string | null): string {
+  const card = (header ?? '').split(/,\s*(?=Payment\s)/).find((c) => /method="stripe"/.test(c))
+  if (!card) throw new Error('no card challenge')
+  return card
 }
 
 const withoutDescription = ({ description: _d, ...rest }: Challenge) => rest
@@ -107,6 +113,7 @@ describe('3-D Secure: the challenge handed back', () => {
     const key = `identity-3ds-${Math.random().toString(36).slice(2)}`
     const waiting = await paid(path, raw({ challenge, payload: { spt } }), key)
     expect(waiting.r.status).toBe(402)
+    // Exactly one challenge: the one this credential answers, never a fresh one beside it.
     const handedBack = waiting.r.headers.get('www-authenticate') as string
     expect(handedBack).toBe(header)
     const intent = /pi_[A-Za-z0-9_]+/.exec(JSON.parse(waiting.text).detail as string)?.[0]

@@ -64,6 +64,12 @@ describe('wallet rail: a credential that cannot pay is refused before any settle
     ],
     ['a wrong chain', () => ({}), { chainId: 8453 }, 'verification-failed'],
     ['an expired window', () => ({ validBefore: String(now() - 1) }), {}, 'payment-expired'],
+    [
+      'a window that outlives the challenge',
+      () => ({ validBefore: String(now() + 3 * 3600) }),
+      {},
+      'verification-failed',
+    ],
     ['a window not yet open', () => ({ validAfter: String(now() + 600) }), {}, 'verification-failed'],
     [
       "another challenge's nonce",
@@ -201,6 +207,82 @@ describe('wallet rail: one authorization pays one answer', () => {
     expect(await again.text()).toBe(await first.text())
     expect(again.headers.get('payment-receipt')).toBe(first.headers.get('payment-receipt'))
     expect(await settlementsFrom(buyer.address)).toHaveLength(1)
+  })
+
+  it('money: on the x402 wire the same payment payload and Idempotency-Key get the same bytes and receipt', async () => {
+    const buyer = freshBuyer()
+    const { required } = await challengeFor()
+    const accepted = decode(required).accepts[0]
+    const a = {
+      from: buyer.address,
+      to: accepted.payTo as Hex,
+      value: accepted.amount as string,
+      validAfter: '0',
+      validBefore: String(now() + 300),
+      nonce: keccak256(toHex(`resend ${buyer.address}`)),
+    }
+    const payment = x402Header({
+      x402Version: 2,
+      accepted,
+      payload: { authorization: a, signature: await sign(buyer, a) },
+    })
+    const headers = { 'payment-signature': payment, 'idempotency-key': `x-${buyer.address}` }
+    const first = await get(PATH, { headers })
+    const again = await get(PATH, { headers })
+    expect(first.status).toBe(200)
+    expect(await again.text()).toBe(await first.text())
+    expect(again.headers.get('payment-receipt')).toBe(first.headers.get('payment-receipt'))
+    expect(again.headers.get('payment-response')).toBe(first.headers.get('payment-response'))
+    expect(await settlementsFrom(buyer.address)).toHaveLength(1)
+  })
+
+  it("refusal: an x402 payment echoing another resource's requirements is refused and settles nothing", async () => {
+    const buyer = freshBuyer()
+    const { required } = await challengeFor('/v1/fde-playbooks')
+    const accepted = decode(required).accepts[0]
+    const a = {
+      from: buyer.address,
+      to: accepted.payTo as Hex,
+      value: accepted.amount as string,
+      validAfter: '0',
+      validBefore: String(now() + 300),
+      nonce: keccak256(toHex(`elsewhere ${buyer.address}`)),
+    }
+    const payment = x402Header({
+      x402Version: 2,
+      accepted,
+      payload: { authorization: a, signature: await sign(buyer, a) },
+    })
+    const r = await get(PATH, { headers: { 'payment-signature': payment } })
+    await expectRefused(r, 402, 'invalid-challenge', 'pay-again')
+    expect(await settlementsFrom(buyer.address)).toHaveLength(0)
+  })
+
+  it('refusal: both Authorization: Payment and PAYMENT-SIGNATURE is a 400 naming the field, nothing settled', async () => {
+    const buyer = freshBuyer()
+    const { challenge, required } = await challengeFor()
+    const accepted = decode(required).accepts[0]
+    const auth = await walletCredential(buyer, challenge)
+    const r = await get(PATH, {
+      headers: {
+        authorization: auth,
+        'payment-signature': x402Header({ x402Version: 2, accepted, payload: {} }),
+      },
+    })
+    expect(r.status).toBe(400)
+    expect(await r.json()).toMatchObject({ field: 'PAYMENT-SIGNATURE', retryable: 'same-credential' })
+    expect(await settlementsFrom(buyer.address)).toHaveLength(0)
+  })
+
+  it('refusal: a PAYMENT-SIGNATURE that is not an x402 payload is 402 malformed-credential, never a 500', async () => {
+    for (const value of [
+      'not base64 json',
+      Buffer.from('{"x402Version":1}').toString('base64'),
+      Buffer.from('[]').toString('base64'),
+    ]) {
+      const r = await get(PATH, { headers: { 'payment-signature': value } })
+      await expectRefused(r, 402, 'malformed-credential', 'pay-again')
+    }
   })
 
   it('money: concurrent copies of one credential settle once and all get the same answer', async () => {

@@ -27,7 +27,9 @@ describe('Markdown answers over HTTP', () => {
       expect(paid.status).toBe(200)
       expect(paid.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
       const body = await paid.text()
-      expect(body.startsWith('# ')).toBe(true)
+      // It opens with where it came from, then the document itself.
+      expect(body.startsWith('> rules-pricing-index ')).toBe(true)
+      expect(body.slice(body.indexOf('\n\n') + 2).startsWith('# ')).toBe(true)
       expect(body).not.toMatch(/content\/|\.yaml|schema\//) // no file paths of ours
       const digest = `sha-256=:${createHash('sha256').update(body).digest('base64')}:`
       expect(paid.headers.get('content-digest')).toBe(digest)
@@ -82,7 +84,9 @@ describe('Markdown answers over HTTP', () => {
     expect(meta.description).toMatch(/^Load /)
     expect(meta.description).toContain('deploy')
     expect(meta.description.length).toBeLessThanOrEqual(1024)
-    expect(body.slice(body.indexOf('\n---\n') + 5)).toMatch(/^# Pre-ship gates for deploy/)
+    const afterHeader = body.slice(body.indexOf('\n---\n') + 5)
+    expect(afterHeader).toMatch(/^> rules-pricing-index /)
+    expect(afterHeader).toMatch(/^# Pre-ship gates for deploy$/m)
   })
 
   it('error: an unknown format is a 400 naming it and the allowed values, before any challenge', async () => {
@@ -107,7 +111,8 @@ describe('Markdown answers over MCP', () => {
       })
     ).json()) as { result: { isError?: boolean; content: { text: string }[] } }
     expect(paid.result.isError).toBeFalsy()
-    expect(paid.result.content[0]?.text).toMatch(/^# Playbooks\n/)
+    expect(paid.result.content[0]?.text).toMatch(/^> rules-pricing-index .*MCP fde_playbook/)
+    expect(paid.result.content[0]?.text).toMatch(/^# Playbooks$/m)
     expect(base()).toBeTruthy()
   })
 })

@@ -136,12 +136,16 @@ describe('checklist by action', () => {
     }
   })
 
-  it('behavior: openapi.json documents the action parameter and its enum', async () => {
+  it('behavior: openapi.json documents the action parameter (one or several, from the vocabulary) once, for both routes', async () => {
     const api = (await (await get('/openapi.json')).json()) as {
-      paths: Record<string, { get: { parameters: { name: string; schema: { enum?: string[] } }[] } }>
+      paths: Record<string, { get: { parameters: { $ref?: string }[] } }>
+      components: { parameters: Record<string, { name: string; schema: { items?: { enum?: string[] } } }> }
     }
-    const param = api.paths['/v1/fde-preship-checklist']?.get.parameters.find((p) => p.name === 'action')
-    expect(param?.schema.enum).toEqual([...ACTIONS])
+    for (const path of ['/v1/fde-preship-checklist', '/v1/fde-lessons'])
+      expect(api.paths[path]?.get.parameters.map((p) => p.$ref)).toContain('#/components/parameters/action')
+    const param = api.components.parameters.action
+    expect(param?.name).toBe('action')
+    expect(param?.schema.items?.enum).toEqual([...ACTIONS])
   })
 
   it('behavior: a paid call with action=dns returns exactly the gates whose applies_to lists dns, each with its check_spec', async () => {

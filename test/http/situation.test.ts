@@ -103,10 +103,11 @@ describe('the answer holds exactly what applies, each with why', () => {
     }
   })
 
-  it('behavior: the rules route takes the same situation and applies the same evaluation to each rule', async () => {
+  it('behavior: the rules route takes the same situation and applies the same evaluation to each rule, foundational ones included', async () => {
     const { facts } = await catalogue()
     const whole = await paidJson<{ rules: PublishedRule[] }>('/v1/fde-lessons')
-    const expected = whole.rules
+    const free = (await (await get('/v1/fde-lessons/preview')).json()) as { rules: PublishedRule[] }
+    const expected = [...free.rules, ...whole.rules]
       .filter((r) => appliesBecause(r.constraint.check_spec, routine, facts))
       .map((r) => r.id)
     const answer = await paidJson<{

@@ -7,10 +7,18 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { evm } from 'mppx/client'
 import { McpClient } from 'mppx/mcp/client'
+import { keccak256, toHex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MCP_TOOLS } from '../../schema/mcp-tools.js'
 import { base } from '../support/service.js'
-import { freshBuyer, LOCAL_ASSET, LOCAL_RECIPIENT, settlementsFrom } from '../support/wallet.js'
+import {
+  authorizationFor,
+  freshBuyer,
+  LOCAL_ASSET,
+  LOCAL_RECIPIENT,
+  settlementsFrom,
+  sign,
+} from '../support/wallet.js'
 
 const PAYMENT_REQUIRED = 'org.paymentauth/payment-required'
 const RECEIPT = 'org.paymentauth/receipt'
@@ -58,6 +66,33 @@ describe('MCP wallet rail', () => {
       expect(result.structuredContent).toBeTruthy()
       references.push(receipt.reference as string)
     })
+
+  it('money: an evm credential sent again over MCP without its key is refused in band, with no challenge, and settles nothing more', async () => {
+    const buyer = freshBuyer()
+    const unpaid = await client.callTool({ name: 'fde_playbook', arguments: {} })
+    const required = unpaid._meta?.[PAYMENT_REQUIRED] as { challenges: Record<string, unknown>[] }
+    const challenge = required.challenges.find((c) => c.method === 'evm') as Record<string, unknown>
+    const nonce = keccak256(toHex(`${challenge.id}${challenge.realm}`))
+    const a = authorizationFor(buyer, { id: challenge.id, realm: challenge.realm } as never, { nonce })
+    const credential = {
+      challenge,
+      payload: { type: 'authorization', ...a, signature: await sign(buyer, a) },
+    }
+    const call = () =>
+      client.callTool({
+        name: 'fde_playbook',
+        arguments: {},
+        _meta: { 'org.paymentauth/credential': credential },
+      })
+    const first = await call()
+    expect(first.isError).toBeFalsy()
+    expect(first._meta?.[RECEIPT]).toMatchObject({ method: 'evm' })
+    const again = await call()
+    expect(again.isError).toBe(true)
+    expect(again._meta?.[PAYMENT_REQUIRED]).toBeUndefined()
+    expect(again._meta?.['org.paymentauth/problem']).toMatchObject({ status: 409, retryable: false })
+    expect(await settlementsFrom(buyer.address)).toHaveLength(1)
+  })
 
   it('money: each paid tool call is one settlement of 0.50 USD to the recipient', async () => {
     const settled = await settlementsFrom(account.address)

@@ -26,7 +26,8 @@ export default async function setup(project: TestProject) {
     port: process.env.TEST_PORT ? Number(process.env.TEST_PORT) : await freePort(),
     stateDir,
     // Fault tests need processor and facilitator timeouts far below the production defaults.
-    vars: { PROCESSOR_TIMEOUT_MS: '2000', FACILITATOR_TIMEOUT_MS: '2000' },
+    // Search with no lag (the stand-in's default): a miss counts at once, unless a test sets a lag.
+    vars: { PROCESSOR_TIMEOUT_MS: '2000', FACILITATOR_TIMEOUT_MS: '2000', PROCESSOR_SEARCH_LAG_MS: '0' },
     // Stalled charges wait for the test to release them, however slow the machine is.
     processor: { stallMs: 10 * 60_000 },
     facilitator: { stallMs: 10 * 60_000 },

@@ -2,8 +2,8 @@
  * The README's receipt-verification snippets, run as written: each `<!-- marker -->` block is
  * saved as a module under test-results/ and imported, so a test calls exactly what a buyer copies.
  */
-import { readFile, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 
 export type VerifyReceipt = (jwks: unknown, r: Response, body: string) => Promise<Record<string, unknown>>
 export type VerifyToolReceipt = (
@@ -19,6 +19,7 @@ export async function readmeSnippet<T>(marker: string, file: string): Promise<T>
   const snippet = new RegExp(`<!-- ${marker} -->\\s*\`\`\`js\\n([\\s\\S]*?)\`\`\``).exec(readme)?.[1]
   if (!snippet) throw new Error(`README.md has no js block marked ${marker}`)
   const path = join(process.cwd(), 'test-results', file)
+  await mkdir(dirname(path), { recursive: true })
   await writeFile(path, snippet)
   return (await import(path)) as T
 }

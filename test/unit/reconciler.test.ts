@@ -11,8 +11,10 @@ import {
   type CursorStore,
   MAX_PAGES,
   type OrphanLedger,
+  type Recheck,
   type ReconcileCursor,
   type ReconcilerConfig,
+  reconcilerMetric,
   refundOrphans,
 } from '../../gateway/payment/reconciler.js'
 import { STANDIN_SECRET } from '../../schema/config.js'
@@ -48,11 +50,40 @@ function scriptedLedger(answer: (intentId: string, asked: number) => OrphanOutco
   return { ledger, asked }
 }
 
-function memoryStore(): CursorStore & { cursor?: ReconcileCursor } {
-  const store: CursorStore & { cursor?: ReconcileCursor } = {
+/** A cursor store in memory: the cursor, and each entry kept for another look under its own key. */
+function memoryStore(): CursorStore & {
+  cursor?: ReconcileCursor
+  kept: Map<string, Recheck>
+  failKeeps: number
+} {
+  const kept = new Map<string, Recheck>()
+  const store: CursorStore & { cursor?: ReconcileCursor; kept: Map<string, Recheck>; failKeeps: number } = {
+    kept,
+    failKeeps: 0,
     load: async () => (store.cursor ? structuredClone(store.cursor) : undefined),
     save: async (cursor) => {
       store.cursor = structuredClone(cursor)
+    },
+    keep: async (entries) => {
+      if (store.failKeeps > 0) {
+        store.failKeeps--
+        throw new Error('storage refused the write')
+      }
+      for (const e of entries) kept.set(`${e.kind}:${e.intentId}`, structuredClone(e))
+    },
+    drop: async (kind, ids) => {
+      for (const id of ids) kept.delete(`${kind}:${id}`)
+    },
+    rechecks: async (kind, limit, after) =>
+      [...kept.values()]
+        .filter((e) => e.kind === kind && (after === undefined || e.intentId > after))
+        .sort((a, b) => (a.intentId < b.intentId ? -1 : 1))
+        .slice(0, limit)
+        .map((e) => structuredClone(e)),
+    counts: async () => {
+      const counts = { refund: 0, unfinished: 0 }
+      for (const e of kept.values()) counts[e.kind]++
+      return counts
     },
   }
   return store
@@ -133,10 +164,10 @@ describe('the reconciler reads its band, and only its band', () => {
     const store = memoryStore()
     const first = await refundOrphans(config(), ledger, store, now)
     expect(first['refund-pending']).toBe(1)
-    expect(first.pendingRecheck).toBe(1)
+    expect(first.refundsOwed).toBe(1)
     const second = await refundOrphans(config(), ledger, store, now + 15 * MINUTE_MS)
     expect(second['refunded-now']).toBe(1)
-    expect(second.pendingRecheck).toBe(0)
+    expect(second.refundsOwed).toBe(0)
     expect(asked.get(intent)).toBe(2)
   })
 
@@ -148,7 +179,7 @@ describe('the reconciler reads its band, and only its band', () => {
     const store = memoryStore()
     const first = await refundOrphans(config(), ledger, store, now)
     expect(asked.has(intent)).toBe(false)
-    expect(first.pendingRecheck).toBe(1)
+    expect(first.unfinished).toBe(1)
     await fetch(`${standin.url}/__standin/complete/${intent}`, { method: 'POST' })
     await refundOrphans(config(), ledger, store, now + 15 * MINUTE_MS)
     expect(asked.get(intent)).toBe(1)
@@ -160,9 +191,93 @@ describe('the reconciler reads its band, and only its band', () => {
     const { first: intent } = await seed(1, band.lte - 60, band.lte - 60, REALM)
     const { ledger, asked } = scriptedLedger()
     const store = memoryStore()
-    store.cursor = { coveredThrough: band.lte + 10 * 24 * HOUR_S, recheck: [], behindRuns: 0 }
+    store.cursor = { coveredThrough: band.lte + 10 * 24 * HOUR_S, behindRuns: 0 }
     const report = await refundOrphans(config(), ledger, store, now)
     expect(report.bandComplete).toBe(true)
     expect(asked.get(intent)).toBe(1)
+  })
+})
+
+describe('nothing owed is ever dropped (#36 M2)', () => {
+  it('behavior: 1,000 unfinished intents of this realm never displace a refund owed: a refund that failed once is made on a later run', async () => {
+    const now = nextCase()
+    const band = orphanBand(now, TTL_MS)
+    // One client's allowed unfinished intents, old enough for the band of the first run.
+    await seed(1000, band.lte - 600, band.lte - 300, REALM, 'processing')
+    // A charge never delivered, which reaches the band at the second run; its first refund call fails.
+    const { first: orphan } = await seed(1, band.lte + 60, band.lte + 60, REALM)
+    const { ledger, asked } = scriptedLedger((id, n) =>
+      id === orphan && n === 1 ? 'refund-pending' : 'refunded-now',
+    )
+    const store = memoryStore()
+    const first = await refundOrphans(config(), ledger, store, now)
+    const second = await refundOrphans(config(), ledger, store, now + 15 * MINUTE_MS)
+    expect(second['refund-pending']).toBe(1)
+    const third = await refundOrphans(config(), ledger, store, now + 30 * MINUTE_MS)
+    expect(third['refunded-now']).toBe(1)
+    expect(asked.get(orphan)).toBe(2)
+    // Counted while owed, in the report the metric is made of, and no longer once made.
+    expect(first.unfinished).toBe(1000)
+    expect(second.refundsOwed).toBe(1)
+    expect(third.refundsOwed).toBe(0)
+    // The unfinished intents are all still kept: nothing was dropped to make room.
+    expect(third.unfinished).toBe(1000)
+  })
+
+  it('error: the cursor never passes an entry it could not keep', async () => {
+    const now = nextCase()
+    const band = orphanBand(now, TTL_MS)
+    const { first: orphan } = await seed(1, band.lte - 60, band.lte - 60, REALM)
+    const { ledger, asked } = scriptedLedger((_id, n) => (n <= 2 ? 'refund-pending' : 'refunded-now'))
+    const store = memoryStore()
+    store.failKeeps = 1
+    const first = await refundOrphans(config(), ledger, store, now)
+    expect(first.failure).toMatch(/keep/)
+    expect(first.bandComplete).toBe(false)
+    // The next run reads the page again (the cursor stayed before it), keeps the entry, and the one after refunds.
+    await refundOrphans(config(), ledger, store, now + 15 * MINUTE_MS)
+    expect(store.kept.has(`refund:${orphan}`)).toBe(true)
+    const third = await refundOrphans(config(), ledger, store, now + 30 * MINUTE_MS)
+    expect(third['refunded-now']).toBe(1)
+    expect(asked.get(orphan)).toBe(3)
+  })
+
+  it('behavior: refunds owed are kept past the look-back until they are made', async () => {
+    const now = nextCase()
+    const band = orphanBand(now, TTL_MS)
+    const { first: orphan } = await seed(1, band.gte + 60, band.gte + 60, REALM)
+    const { ledger, asked } = scriptedLedger((_id, n) => (n === 1 ? 'refund-pending' : 'refunded-now'))
+    const store = memoryStore()
+    await refundOrphans(config(), ledger, store, now)
+    // A day later the intent is past the look-back; the refund it is owed is still made.
+    const later = await refundOrphans(config(), ledger, store, now + 24 * HOUR_S * 1000)
+    expect(later['refunded-now']).toBe(1)
+    expect(asked.get(orphan)).toBe(2)
+  })
+
+  it('behavior: a backlog of unfinished intents, or any refund owed, is in the metric an operator alerts on', () => {
+    const base = {
+      examined: 0,
+      'refunded-now': 0,
+      'refunded-before': 0,
+      'refund-pending': 0,
+      delivered: 0,
+      deliverable: 0,
+      band: { gte: 0, lte: 0 },
+      bandComplete: true,
+      behindRuns: 0,
+      pages: 1,
+      rechecked: 0,
+      refundsOwed: 0,
+      unfinished: 0,
+      backlog: 0,
+    }
+    expect(reconcilerMetric(base).blobs[0]).toBe('complete')
+    expect(reconcilerMetric({ ...base, bandComplete: false, behindRuns: 1 }).blobs[0]).toBe('behind')
+    expect(reconcilerMetric({ ...base, backlog: 3 }).blobs[0]).toBe('backlog')
+    expect(reconcilerMetric({ ...base, refundsOwed: 1 }).blobs[0]).toBe('refunds-owed')
+    expect(reconcilerMetric({ ...base, refundsOwed: 1, backlog: 3 }).doubles).toEqual(
+      expect.arrayContaining([1, 3]),
+    )
   })
 })

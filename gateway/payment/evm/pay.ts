@@ -17,10 +17,16 @@ import type { TransferAuthorization } from './authorization.js'
 import { encodedEvmRequest } from './challenge.js'
 import { challengeNonce, checkAuthorization } from './check.js'
 import type { EvmConfig } from './config.js'
+import type { WalletNote } from './owed.js'
 import { atomicAmount, EVM_METHOD, x402Requirements } from './request.js'
 
-/** Claims one authorization for one challenge; answers the challenge that holds it. */
-export type ClaimToken = (token: string, challengeId: string, keepUntil: number) => Promise<string>
+/** Where wallet payments are claimed and noted, beside the ledger. */
+export interface WalletClaims {
+  /** Claims one authorization for one challenge; answers the challenge that holds it. */
+  claim(token: string, challengeId: string, keepUntil: number): Promise<string>
+  /** Notes the payment in the wallet book, so an unanswered settlement can be found (owed.ts). */
+  note(note: WalletNote): Promise<void>
+}
 
 export interface WalletPayment {
   /** The challenge the payment answers, with its request as issued (a string). */
@@ -37,7 +43,7 @@ export async function payWithAuthorization(
   config: PaymentConfig,
   evm: EvmConfig,
   ledger: Ledger,
-  claimToken: ClaimToken,
+  claims: WalletClaims,
   payment: WalletPayment,
   binding: Binding,
   attempts: AttemptGate,
@@ -90,14 +96,30 @@ export async function payWithAuthorization(
   )
   if (!checked.ok) return refuse(checked.problem, checked.detail)
   const { authorization, signature, token } = checked.checked
+  // An authorization outliving its challenge by more than the x402 timeout could be settled long
+  // after anyone could tell whether its answer was delivered: refused before it is claimed.
+  const latest = Math.floor(expiresAt / 1000) + evm.maxTimeoutSeconds
+  if (BigInt(authorization.validBefore) > BigInt(latest))
+    return refuse(
+      'verification-failed',
+      `validBefore must be at most ${latest} (the challenge's expiry plus ${evm.maxTimeoutSeconds} s)`,
+    )
 
   // One authorization pays one challenge, whichever wire carries it: claimed before any settlement.
-  const holder = await claimToken(token, echoed.id, Number(authorization.validBefore) * 1000)
+  const holder = await claims.claim(token, echoed.id, Number(authorization.validBefore) * 1000)
   if (holder !== echoed.id)
     return refuse(
       'invalid-challenge',
       'this authorization was already given for another request; sign a new one for this challenge',
     )
+  // Noted before any settlement: a payment settled but never answered is then always found.
+  await claims.note({
+    challengeId: echoed.id,
+    payer: authorization.from,
+    nonce: authorization.nonce,
+    amount: authorization.value,
+    expiresAt,
+  })
   const result = await ledger.settle(echoed.id, {
     // The payment's identity: the challenge and the authorization, nothing else of the credential.
     payment: paymentIdentity(echoed.id, token),
