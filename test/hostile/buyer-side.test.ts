@@ -11,15 +11,16 @@ import { authorization, challengeFrom, get, processorLedger, token } from '../su
 const PROBLEMS = 'https://paymentauth.org/problems/'
 
 describe('nothing settles without delivering', () => {
-  it('behavior: HEAD with a credential answers the challenge and leaves the credential unused', async () => {
+  it('behavior: HEAD with a credential offers no challenge (#36) and leaves the credential unused', async () => {
     const path = '/v1/fde-lessons?topic=config'
     const challenge = challengeFrom(await get(path))
     const spt = token()
     const auth = { authorization: authorization(challenge, { spt }) }
     const before = await processorLedger()
     const head = await get(path, { method: 'HEAD', headers: auth })
-    expect(head.status).toBe(402)
-    expect(head.headers.get('www-authenticate')).toMatch(/^Payment /)
+    expect(head.status).toBe(405)
+    expect(head.headers.get('allow')).toBe('GET')
+    expect(head.headers.get('www-authenticate')).toBeNull()
     expect(head.headers.get('payment-receipt')).toBeNull()
     expect((await processorLedger()).calls).toBe(before.calls)
     // The same credential still buys the answer with GET.
