@@ -8,7 +8,8 @@
  *  (d) build time for the real content and for content 100× larger;
  *  (e) aggregate read and submit latency at 10k and 1M stored submissions;
  *  (f) the reconciler's processor calls per run with 1,000 and 100,000 other intents on the account.
- * Writes bench/results.md. `npm run bench -- --reconciler` prints (f) alone.
+ *  (g) a paid call's CPU, Worker and ledger apart, against a free preview, and a fresh isolate's start.
+ * Writes bench/results.md. `npm run bench -- --reconciler` prints (f) alone, `-- --paid` (g) alone.
  */
 import { execFileSync } from 'node:child_process'
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
@@ -23,6 +24,7 @@ import { type Hex, keccak256, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { parse, stringify } from 'yaml'
 import { bundleComposition } from '../../bench/bundle-composition.js'
+import { bundleLines, type CpuSplit, profileRequests } from '../../bench/paid-profile.js'
 import {
   BAND_ORPHANS,
   BAND_OTHER,
@@ -37,10 +39,13 @@ import { signedReceipt } from '../../gateway/payment/signed-receipt.js'
 import { syntheticSeedSql } from '../../gateway/submissions/seed-sql.js'
 import { LOCAL_URLS } from '../../schema/config.js'
 import type { BundleManifest } from '../../schema/datasets.js'
+import { TRANSFER_TYPES } from '../../schema/eip3009.js'
 import { LOCAL_TOKEN } from '../local/facilitator-standin.js'
 import { quietEnv, type RunningService, startService } from '../local/service.js'
 
 const PORT = Number(process.env.BENCH_PORT ?? 8798)
+/** The V8 inspector of the benchmark's workerd: section (g) profiles the gateway's isolate through it. */
+const INSPECTOR_PORT = PORT + 1
 const BASE = `http://127.0.0.1:${PORT}`
 const lines: string[] = []
 const say = (line = '') => {
@@ -120,16 +125,7 @@ async function paidWalletRequest(path: string) {
       chainId: request.methodDetails.chainId,
       verifyingContract: request.currency,
     },
-    types: {
-      TransferWithAuthorization: [
-        { name: 'from', type: 'address' },
-        { name: 'to', type: 'address' },
-        { name: 'value', type: 'uint256' },
-        { name: 'validAfter', type: 'uint256' },
-        { name: 'validBefore', type: 'uint256' },
-        { name: 'nonce', type: 'bytes32' },
-      ],
-    },
+    types: TRANSFER_TYPES,
     primaryType: 'TransferWithAuthorization',
     message: {
       ...authorization,
@@ -422,6 +418,140 @@ function sayReconcilerCost(reconciler: ReconcilerCostRow[]) {
   }
 }
 
+// ---------------------------------------------------------------- a paid call, Worker and ledger apart
+
+const PAID_PATH = '/v1/fde-lessons?topic=metadata'
+const FREE_PATH = '/v1/fde-lessons/preview'
+
+/** CPU of a series of requests: all workerd processes (counters) and the gateway isolate (profile). */
+async function measured(inits: (RequestInit & { path: string })[], stateDir: string) {
+  const bundle = join(stateDir, 'bundles', 'rules-pricing-gateway.js')
+  const pids = workerdPids()
+  const before = await cpuMs(pids)
+  let status = 0
+  let bytes = 0
+  const profile = await profileRequests(
+    `ws://127.0.0.1:${INSPECTOR_PORT}/core:user:rules-pricing-gateway`,
+    await bundleLines(bundle),
+    inits.length,
+    async () => {
+      for (const init of inits) ({ status, bytes } = await send(init))
+    },
+  )
+  const process = ((await cpuMs(pids)) - before) / inits.length
+  return { ...profile, process, status, bytes }
+}
+
+/** CPU of workerd from spawn to ready with an empty Worker: the runtime's own start, without any Worker. */
+async function emptyRuntimeStart(): Promise<number> {
+  const before = new Set(workerdPids())
+  const miniflare = new Miniflare(
+    convertV4MiniflareOptions({
+      host: '127.0.0.1',
+      port: 0,
+      modules: true,
+      compatibilityDate: '2026-08-01',
+      script: 'export default { fetch() { return new Response("") } }',
+      cf: false,
+      log: new Log(LogLevel.WARN),
+      logRequests: false,
+      enableDevRegistry: false,
+      telemetry: { enabled: false },
+    } as Parameters<typeof convertV4MiniflareOptions>[0]),
+  )
+  try {
+    await miniflare.ready
+    const pids = execFileSync('pgrep', ['-P', String(process.pid), 'workerd'], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .map(Number)
+      .filter((pid) => !before.has(pid))
+    return await cpuMs(pids)
+  } finally {
+    await miniflare.dispose()
+  }
+}
+
+/** Section (g): a paid one-topic call against a free preview, part by part, and an isolate's start. */
+async function sayPaidSplit(stateDir: string, n = 100) {
+  const warm = [...Array(20)].map(() => ({ path: FREE_PATH }))
+  await measured(warm, stateDir)
+  // Every credential is bought before the window: the unpaid 402 of each call is not counted.
+  const paid: (RequestInit & { path: string })[] = []
+  for (let i = 0; i < n + 20; i++) paid.push(await paidRequest(PAID_PATH))
+  await measured(paid.splice(0, 20), stateDir)
+  const free = await measured(
+    [...Array(n)].map(() => ({ path: FREE_PATH })),
+    stateDir,
+  )
+  const bought = await measured(paid, stateDir)
+  if (bought.status !== 200 || free.status !== 200)
+    throw new Error(`paid answered ${bought.status}, free ${free.status}`)
+  const sampled = (c: CpuSplit) => c.worker + c.stubs + c.ledger + c.runtime + c.gc
+  say()
+  say(`## (g) A paid call, Worker and ledger apart (${n} sequential requests each, one run)`)
+  say()
+  say(
+    `Paid one-topic call \`${PAID_PATH}\` (${bought.bytes} bytes) against the free preview \`${FREE_PATH}\` (${free.bytes} bytes). The split comes from a V8 CPU profile of the gateway's isolate (50 µs sampling): the ledger is the PaymentLedger Durable Object's own tasks, the runtime is workerd outside JavaScript (HTTP, storage, RPC between the Worker and the object). The last row is every workerd process's CPU counters (Miniflare's entry and asset workers included), as in (a).`,
+  )
+  say()
+  say('| part | paid ms/request | free ms/request | paid − free | × free |')
+  say('|---|---|---|---|---|')
+  const rows: [string, number, number][] = [
+    ['Worker (JavaScript)', bought.worker, free.worker],
+    ['Worker: Durable Object stub calls (open the object, send the call)', bought.stubs, free.stubs],
+    ['ledger Durable Object (JavaScript)', bought.ledger, free.ledger],
+    ['runtime outside JavaScript', bought.runtime, free.runtime],
+    ['garbage collection', bought.gc, free.gc],
+    ['gateway isolate, sampled total', sampled(bought), sampled(free)],
+    ['workerd processes (counters)', bought.process, free.process],
+  ]
+  for (const [label, p, f] of rows)
+    say(`| ${label} | ${fmt(p)} | ${fmt(f)} | ${fmt(p - f)} | ${f > 0 ? fmt(p / f) : '-'} |`)
+  say()
+  say(
+    `Paid / free: ${fmt(bought.process / free.process)}× by the counters, ${fmt(sampled(bought) / sampled(free))}× sampled; the Worker's own JavaScript ${fmt(bought.worker / Math.max(free.worker, 0.001))}×; without the Durable Object parts (stub calls and the ledger, which a deployed Worker does not run in its own isolate) ${fmt((sampled(bought) - bought.stubs - bought.ledger) / sampled(free))}×. The Durable Objects' share of the paid call: ${fmt((100 * (bought.stubs + bought.ledger)) / sampled(bought), 0)}% (stub calls ${fmt(bought.stubs)} ms, ledger ${fmt(bought.ledger)} ms).`,
+  )
+  say()
+  say(
+    'Where the difference goes: the functions with the most self time per paid request, against the free one.',
+  )
+  say()
+  say('| function | paid ms/request | free ms/request |')
+  say('|---|---|---|')
+  for (const [name, ms] of [...bought.functions].slice(0, 12))
+    say(`| ${name.replaceAll('|', '\\|')} | ${fmt(ms, 3)} | ${fmt(free.functions.get(name) ?? 0, 3)} |`)
+  say()
+  say(
+    `Why the rest stays: the stub calls are the Worker opening the ledger object of this challenge (one Durable Object per challenge, created on its first payment, with its own SQLite storage) and sending it the settlement; that object is what makes a credential pay at most once, so every paid call has exactly one, and a free call none. Locally Miniflare runs the object in the Worker's own process, so opening it lands on the Worker's stack; deployed, the object runs in its own isolate and its CPU is not the Worker's. The ledger's own work is the record and the answer it keeps for a repeat under the same Idempotency-Key (put), which the money rules require. What is left in the Worker is the credential's parsing, the processor call (fetch), the receipt (contentDigest) and the paid payload: the Worker's own JavaScript costs ${fmt(bought.worker / Math.max(free.worker, 0.001))}× a free preview's.`,
+  )
+  // A fresh runtime: the service's workerd started again, both Workers' isolates with it.
+  const empty = await emptyRuntimeStart()
+  await service?.stopWorkers()
+  await service?.startWorkers()
+  const started = await cpuMs(workerdPids())
+  const pids = workerdPids()
+  const beforeFirst = await cpuMs(pids)
+  const first = await send(await paidRequest(PAID_PATH))
+  const firstPaid = (await cpuMs(pids)) - beforeFirst
+  say()
+  say(
+    `A fresh isolate: workerd from spawn to ready with both Workers took ${fmt(started, 0)} ms CPU against ${fmt(empty, 0)} ms for an empty Worker, so the two Workers' start is about ${fmt(started - empty, 0)} ms = ${fmt((started - empty) / 1000, 3)}× Cloudflare's 1 s startup limit; the first paid call of the fresh isolate (${first.status}; the 402 before it excluded, its bundles read once) took ${fmt(firstPaid, 0)} ms = ${fmt(firstPaid / bought.process)}× a warm one. CPU counters tick every 10 ms.`,
+  )
+}
+
+/** `npm run bench -- --paid`: section (g) alone, printed, without the rest of the run. */
+async function paidOnly() {
+  const stateDir = await mkdtemp(join(tmpdir(), 'rpi-bench-state-'))
+  try {
+    service = await startService({ port: PORT, stateDir, inspectorPort: INSPECTOR_PORT })
+    await sayPaidSplit(stateDir)
+  } finally {
+    await service?.stop()
+    await rm(stateDir, { recursive: true, force: true })
+  }
+}
+
 /** `npm run bench -- --reconciler`: section (f) alone, printed, without the rest of the run. */
 async function reconcilerOnly() {
   const stateDir = await mkdtemp(join(tmpdir(), 'rpi-bench-state-'))
@@ -483,6 +613,7 @@ async function main() {
       port: PORT,
       stateDir,
       submissionsVars: { SUBMIT_LIMIT_PER_MINUTE: '1000000' },
+      inspectorPort: INSPECTOR_PORT,
     })
     const ready = await send({ path: '/v1/catalogue' })
     if (ready.status !== 200) throw new Error(`the service answered ${ready.status} at start`)
@@ -624,7 +755,7 @@ async function main() {
     say('|---|---|')
     say(`| gateway bundle, uncompressed | ${fmt(bundle.byteLength / 1024, 0)} KiB |`)
     say(
-      `| gateway bundle, gzip | ${fmt(gzip / 1024, 1)} KiB = ${fmt(gzip / (BUNDLE_GOAL_KIB * 1024))}× the ${BUNDLE_GOAL_KIB} KiB goal (limit 3 MiB free plan) |`,
+      `| gateway bundle, gzip | ${fmt(gzip / 1024, 1)} KiB = ${fmt(gzip / (BUNDLE_GOAL_KIB * 1024))}× the ${BUNDLE_GOAL_KIB} KiB goal (Cloudflare's limit: 64 MiB uncompressed, with a 1 s startup limit; see (g)) |`,
     )
     for (const part of composition.slice(0, 8)) {
       say(`| of which ${part.name} | ${fmt(part.bytes / 1024, 0)} KiB |`)
@@ -649,6 +780,9 @@ async function main() {
       `| real content | ${(await readdir('content', { recursive: true })).length} | ${fmt(realMs, 0)} | 1.00 |`,
     )
     say(`| 100× larger (synthetic copies) | ~100× | ${fmt(bigMs, 0)} | ${fmt(bigMs / realMs)} |`)
+
+    // (g) a paid call part by part, before (e) restarts the runtime
+    await sayPaidSplit(stateDir)
 
     // (f) reconciler cost, before (e) restarts the runtime
     const reconciler = await reconcilerCost(BASE, service.processor.url)
@@ -689,4 +823,5 @@ async function main() {
 }
 
 if (process.argv.includes('--reconciler')) await reconcilerOnly()
+else if (process.argv.includes('--paid')) await paidOnly()
 else await main()

@@ -25,6 +25,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { type Hex, keccak256, recoverTypedDataAddress, toHex } from 'viem'
+import { TRANSFER_TYPES } from '../../schema/eip3009.js'
 
 /** How long a stalled settlement is held when nobody releases it (npm start users). */
 const DEFAULT_STALL_MS = 30_000
@@ -77,16 +78,7 @@ export interface FacilitatorOptions {
 
 type Fault = 'stall' | 'fail' | 'lost' | 'silent'
 
-const TYPES = {
-  TransferWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-} as const
+const TYPES = TRANSFER_TYPES
 
 /** Selectors and the event topic, computed from their signatures rather than typed in. */
 const sel = (signature: string) => keccak256(toHex(signature)).slice(0, 10)

@@ -31,6 +31,8 @@ export interface LocalWorkersOptions {
    * into a dist of its own, so it never overwrites the one the tests and tools read.
    */
   distDir?: string
+  /** Opens the V8 inspector on this port (the benchmark's CPU profile of a paid call). */
+  inspectorPort?: number
   verbose?: boolean
   /**
    * workerd exited on its own (Miniflare restarts it; the caller decides what that means). Called
@@ -156,6 +158,7 @@ export async function startLocalWorkers(options: LocalWorkersOptions): Promise<R
       unsafeTriggerHandlers: true,
       // A second report of the same crash, once workerd is back (the caller ignores repeats).
       unsafeHandleRuntimeRestart: options.onRuntimeCrash,
+      ...(options.inspectorPort === undefined ? {} : { inspectorPort: options.inspectorPort }),
       workers,
     })
   const miniflare = new Miniflare(miniflareOptions(await bundled()))

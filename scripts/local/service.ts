@@ -47,6 +47,8 @@ export interface ServiceOptions {
    * `<stateDir>/dist`, never over the dist/ that tests and tools read.
    */
   contentDir?: string
+  /** Opens the V8 inspector on this port (the benchmark's CPU profile). */
+  inspectorPort?: number
 }
 
 export interface RunningService {
@@ -218,6 +220,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       verbose: options.verbose,
       onRuntimeCrash: options.onRuntimeCrash,
       ...(outDir === 'dist' ? {} : { distDir: outDir }),
+      ...(options.inspectorPort === undefined ? {} : { inspectorPort: options.inspectorPort }),
       workers: [
         { config: gatewayConfig, vars, assetsDirectory: publicDir },
         { config: SUBMISSIONS_CONFIG, vars: submissionsVars },

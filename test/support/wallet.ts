@@ -7,6 +7,7 @@ import { assets } from 'mppx/evm'
 import { type Hex, keccak256, toHex } from 'viem'
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { inject } from 'vitest'
+import { TRANSFER_TYPES } from '../../schema/eip3009.js'
 import { LOCAL_RECIPIENT, LOCAL_TOKEN } from '../../scripts/local/facilitator-standin.js'
 
 export { LOCAL_RECIPIENT, LOCAL_TOKEN }
@@ -64,16 +65,7 @@ export function evmChallenge(response: Response) {
   return challenge
 }
 
-const TYPES = {
-  TransferWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-} as const
+const TYPES = TRANSFER_TYPES
 
 export interface Authorization {
   from: Hex

@@ -11,6 +11,7 @@ import { AUTHORIZATION_STATE_SELECTOR, AUTHORIZATION_USED_TOPIC } from '../../ga
 import { challengeNonce, checkAuthorization } from '../../gateway/payment/evm/check.js'
 import { checksum, type EvmConfig, readEvmConfig } from '../../gateway/payment/evm/config.js'
 import { atomicAmount } from '../../gateway/payment/evm/request.js'
+import { TRANSFER_TYPES } from '../../schema/eip3009.js'
 
 const config: EvmConfig = {
   chainId: 84532,
@@ -24,16 +25,7 @@ const config: EvmConfig = {
   timeoutMs: 1000,
   maxTimeoutSeconds: 300,
 }
-const types = {
-  TransferWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-} as const
+const types = TRANSFER_TYPES
 
 async function signed(overrides: Partial<Record<string, string>> = {}, domain = {}) {
   const account = privateKeyToAccount(generatePrivateKey())

@@ -8,6 +8,7 @@
 import { Field, invert, mod } from '@noble/curves/abstract/modular'
 import { weierstrassPoints } from '@noble/curves/abstract/weierstrass'
 import { keccak_256 } from '@noble/hashes/sha3'
+import { TRANSFER_TYPE_STRING } from '../../../schema/eip3009.js'
 
 /** secp256k1 (SEC 2 §2.4.1): y² = x³ + 7 over p, generator G of order n. */
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
@@ -47,11 +48,7 @@ const keccak = (...parts: Uint8Array[]) => keccak_256(concat(parts))
 const DOMAIN_TYPE = keccak(
   text.encode('EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)'),
 )
-const TRANSFER_TYPE = keccak(
-  text.encode(
-    'TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)',
-  ),
-)
+const TRANSFER_TYPE = keccak(text.encode(TRANSFER_TYPE_STRING))
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 const BYTES32 = /^0x[0-9a-fA-F]{64}$/
