@@ -111,7 +111,7 @@ export interface AttemptGate {
   retryAfterS(): Promise<number>
   /** Counts a payment the processor refused just now. */
   fail(): Promise<void>
-  /** Counts a new processor intent (or call) that did not complete: refused, waiting, processing, unanswered. */
+  /** Counts a new processor intent that did not complete: refused, waiting, processing (never the processor's own failures). */
   leftUnfinished(): Promise<void>
 }
 

@@ -7,7 +7,7 @@
 export const FAILED_PAYMENTS_PER_MINUTE = 10
 /**
  * New processor intents of one client that did not complete (refused, waiting for an extra step,
- * processing, or unanswered), per hour: far more than an honest buyer's, and few enough that one
+ * or processing; never the processor's own failures), per hour: far more than an honest buyer's, and few enough that one
  * client cannot bury the account's real orphans under its own.
  */
 export const UNFINISHED_PAYMENTS_PER_HOUR = 100

@@ -317,7 +317,8 @@ export class PaymentLedger extends DurableObject {
   ): Promise<SettleResult> {
     const result = await this.store(input, record, outcome, firstCall)
     // A new claim's first call that did not complete added an intent (or a call) at the processor.
-    return firstCall && !result.ok ? { ...result, newIntent: true } : result
+    // The processor's own failures (5xx, 409, 429, a timeout: `unknown`) are not the buyer's doing.
+    return firstCall && !result.ok && outcome.kind !== 'unknown' ? { ...result, newIntent: true } : result
   }
 
   private async store(

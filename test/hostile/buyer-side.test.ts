@@ -11,15 +11,15 @@ import { authorization, challengeFrom, get, processorLedger, token } from '../su
 const PROBLEMS = 'https://paymentauth.org/problems/'
 
 describe('nothing settles without delivering', () => {
-  it('behavior: HEAD with a credential offers no challenge and leaves the credential unused', async () => {
+  it('behavior: HEAD with a credential offers no challenge (#36) and leaves the credential unused', async () => {
     const path = '/v1/fde-lessons?topic=config'
     const challenge = challengeFrom(await get(path))
     const spt = token()
     const auth = { authorization: authorization(challenge, { spt }) }
     const before = await processorLedger()
     const head = await get(path, { method: 'HEAD', headers: auth })
-    // A credential on HEAD is never taken as a wish to pay again: no fresh challenge invites it.
-    expect(head.status).not.toBe(200)
+    expect(head.status).toBe(405)
+    expect(head.headers.get('allow')).toBe('GET')
     expect(head.headers.get('www-authenticate')).toBeNull()
     expect(head.headers.get('payment-receipt')).toBeNull()
     expect((await processorLedger()).calls).toBe(before.calls)

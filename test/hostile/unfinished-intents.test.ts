@@ -73,4 +73,12 @@ describe('intents that do not complete', () => {
     // Another client is another budget.
     expect((await get(await credential({ 'cf-connecting-ip': '198.18.0.2' }, 'action'))).status).toBe(402)
   })
+
+  it("behavior: the processor's own failures (a 500 before any payment) never spend a client's budget (#36 L1)", async () => {
+    const client = { 'cf-connecting-ip': '198.18.0.7' }
+    // More outage answers than the whole budget: each nothing charged, none the buyer's doing.
+    for (let i = 0; i <= BUDGET; i++) expect((await get(await credential(client, 'error'))).status).toBe(503)
+    // Its next purchase is not turned away.
+    expect((await get(await credential(client, 'ok'))).status).toBe(200)
+  })
 })
