@@ -38,6 +38,7 @@ import {
   SERVER_JSON_PATH,
   serverJson,
 } from './stages/registry.js'
+import { sha256 } from './stages/sha256.js'
 import { toolOutputSchemas } from './stages/tool-output-schemas.js'
 import { type ExpectedCounts, validate } from './stages/validate.js'
 
@@ -118,13 +119,17 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   // The free documents as MCP resources, at the addresses of this build's static files.
   const resources = resourceList(options.urls.base_url, manifest)
   const { key, sealed } = await sealPaid(bundles, manifest)
-  const module = bundlesModule()
+  const schemasText = canonicalize(toolOutputSchemas())
+  // Read from the asset store by the Worker (once per isolate), so the Worker's bundle stays lean.
+  const schemasPath = `/data/tool-output-schemas.${sha256(schemasText).slice(0, 16)}.json`
+  const module = bundlesModule(schemasPath)
   const files = new Map<string, string>([
     ...bundles.map((b) => [b.path, b.text] as const),
     ...sealed,
     ['private/manifest.json', canonicalize(manifest)],
     [`private/${SEALING_KEY_FILE}`, canonicalize({ key })],
-    ['private/tool-output-schemas.json', canonicalize(toolOutputSchemas())],
+    ['private/tool-output-schemas.json', schemasText],
+    [`public${schemasPath}`, schemasText],
     ['private/facts.json', canonicalize(content.facts)],
     ['private/bundles.js', module.js],
     ['private/bundles.d.ts', module.dts],

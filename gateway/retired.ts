@@ -1,13 +1,13 @@
 /**
  * The retired layoff-notice feed: 410 Gone naming the free register. Never a payment challenge.
- * Its lifecycle headers follow the version policy (schema/version-policy.ts): `Deprecation`
+ * Its lifecycle headers follow the version policy (schema/version-lifecycle.ts): `Deprecation`
  * (RFC 9745, the withdrawal date as `@<unix seconds>`), `Sunset` (RFC 8594, the last day the 410
  * answer is promised), and `Link` to the free register as the successor (RFC 5829
  * `successor-version`) and to the policy (RFC 9745 `deprecation`).
  */
 
 import { WARN_FEED_RETIRED_ON } from '../schema/routes.js'
-import { retiredHeaders } from '../schema/version-policy.js'
+import { retiredHeaders } from '../schema/version-lifecycle.js'
 import type { Env } from './env.js'
 import { problem, problemResponse } from './http/problem.js'
 

@@ -14,7 +14,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server'
 import { facts } from '../../dist/private/bundles.js'
-import { MCP_INSTRUCTIONS, PAYMENT_CAPABILITY } from '../../schema/mcp-tools.js'
+import { MCP_INSTRUCTIONS, MCP_TOOLS, PAYMENT_CAPABILITY } from '../../schema/mcp-tools.js'
 import { SERVICE_NAME, SERVICE_VERSION } from '../../schema/routes.js'
 import { CHALLENGE_TTL_MS, paymentConfig } from '../config.js'
 import { prepare } from '../datasets/prepare.js'
@@ -56,7 +56,7 @@ function createServer(env: Env, ctx: ExecutionContext, request: Request, seen: C
       },
     },
   )
-  server.setRequestHandler('tools/list', () => ({ tools: listedTools() }))
+  server.setRequestHandler('tools/list', async () => ({ tools: await listedTools(env.ASSETS) }))
   server.setRequestHandler('resources/list', () => ({ resources: listedResources(env) }))
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [] }))
   server.setRequestHandler('resources/read', (read) => readResource(env, read.params.uri))
@@ -64,7 +64,7 @@ function createServer(env: Env, ctx: ExecutionContext, request: Request, seen: C
     const tool = toolNamed(call.params.name)
     if (!tool)
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown tool "${call.params.name}"`, {
-        tools: listedTools().map((t) => t.name),
+        tools: MCP_TOOLS.map((t) => t.name),
       })
     const endpoint = `mcp:${tool.name}`
     const args = call.params.arguments ?? {}

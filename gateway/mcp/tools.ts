@@ -2,17 +2,37 @@
  * MCP tool definitions as the protocol lists them: name, title, description and a JSON Schema
  * for the arguments, derived from the route each tool serves.
  */
-import { facts, outputSchemas } from '../../dist/private/bundles.js'
+import { facts, outputSchemasAsset } from '../../dist/private/bundles.js'
 import { MCP_TOOLS, type McpTool } from '../../schema/mcp-tools.js'
 import { PRICE } from '../../schema/routes.js'
 import { factJsonSchema } from '../../schema/situation.js'
+import type { AssetReader } from '../datasets/bundle-store.js'
 import { INTENT, METHOD } from '../payment/charge.js'
 import { META_PRICE } from './paid-call.js'
 
 /** How long a client may keep the tool list: it changes only with a new deployment. */
 export const TOOL_LIST_CACHE = { ttlMs: 5 * 60_000, cacheScope: 'public' } as const
 
-export function listedTools() {
+type OutputSchemas = Record<string, { type: 'object'; [key: string]: unknown }>
+let schemas: Promise<OutputSchemas> | undefined
+
+/**
+ * Each tool's outputSchema, read from the asset store once per isolate (a content-hashed file of
+ * this build, so never stale); kept out of the Worker's bundle. A failed read is not kept.
+ */
+function outputSchemas(assets: AssetReader): Promise<OutputSchemas> {
+  schemas ??= assets.fetch(new Request(`https://assets.invalid${outputSchemasAsset}`)).then(async (r) => {
+    if (!r.ok) throw new Error(`tool output schemas: the asset store answered ${r.status}`)
+    return (await r.json()) as OutputSchemas
+  })
+  schemas.catch(() => {
+    schemas = undefined
+  })
+  return schemas
+}
+
+export async function listedTools(assets: AssetReader) {
+  const outputs = await outputSchemas(assets)
   return MCP_TOOLS.map((tool) => ({
     name: tool.name,
     title: tool.title,
@@ -37,7 +57,7 @@ export function listedTools() {
       },
       additionalProperties: false,
     },
-    outputSchema: outputSchemas[tool.name],
+    outputSchema: outputs[tool.name],
     annotations: { readOnlyHint: true, openWorldHint: false, idempotentHint: true },
     _meta: {
       price: tool.route.access === 'paid' ? { amount: PRICE.amount, currency: PRICE.currency } : 'free',
