@@ -130,7 +130,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     [`private/${SEALING_KEY_FILE}`, canonicalize({ key })],
     ['private/tool-output-schemas.json', schemasText],
     [`public${schemasPath}`, schemasText],
-    ['private/facts.json', canonicalize(content.facts)],
     ['private/bundles.js', module.js],
     ['private/bundles.d.ts', module.dts],
     ['public/agents.json', agents],

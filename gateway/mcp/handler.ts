@@ -13,11 +13,10 @@ import {
   Server,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server'
-import { facts } from '../../dist/private/bundles.js'
 import { MCP_INSTRUCTIONS, MCP_TOOLS, PAYMENT_CAPABILITY } from '../../schema/mcp-tools.js'
 import { SERVICE_NAME, SERVICE_VERSION } from '../../schema/routes.js'
 import { CHALLENGE_TTL_MS, paymentConfig } from '../config.js'
-import { prepare } from '../datasets/prepare.js'
+import { loadBundles, prepare } from '../datasets/prepare.js'
 import { checkParams } from '../datasets/query.js'
 import type { Env } from '../env.js'
 import { hungUp } from '../http/hang-up.js'
@@ -56,7 +55,12 @@ function createServer(env: Env, ctx: ExecutionContext, request: Request, seen: C
       },
     },
   )
-  server.setRequestHandler('tools/list', async () => ({ tools: await listedTools(env.ASSETS) }))
+  server.setRequestHandler('tools/list', async () => {
+    const data = await loadBundles(env.ASSETS)
+    if ('status' in data)
+      throw new ProtocolError(ProtocolErrorCode.InternalError, data.detail, { retryable: 'same-credential' })
+    return { tools: await listedTools(env.ASSETS, data.catalogue.facts) }
+  })
   server.setRequestHandler('resources/list', () => ({ resources: listedResources(env) }))
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [] }))
   server.setRequestHandler('resources/read', (read) => readResource(env, read.params.uri))
@@ -68,8 +72,17 @@ function createServer(env: Env, ctx: ExecutionContext, request: Request, seen: C
       })
     const endpoint = `mcp:${tool.name}`
     const args = call.params.arguments ?? {}
+    // The situation facts come with the bundles; a read that fails is a tool error, nothing charged.
+    const data = await loadBundles(env.ASSETS)
+    if ('status' in data) {
+      countHit(ctx, env, request, endpoint, 'rejected')
+      return {
+        isError: true,
+        content: [{ type: 'text', text: `${data.detail}\n${JSON.stringify(data.extra ?? {})}` }],
+      }
+    }
     // Every argument is held to the type tools/list declares for it (facts typed, filters text).
-    const wrongType = argumentTypeError(tool, facts, args)
+    const wrongType = argumentTypeError(tool, data.catalogue.facts, args)
     const checked = wrongType
       ? badRequest(wrongType.detail, { parameter: wrongType.parameter })
       : checkParams(

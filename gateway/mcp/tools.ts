@@ -2,10 +2,10 @@
  * MCP tool definitions as the protocol lists them: name, title, description and a JSON Schema
  * for the arguments, derived from the route each tool serves.
  */
-import { facts, outputSchemasAsset } from '../../dist/private/bundles.js'
+import { outputSchemasAsset } from '../../dist/private/bundles.js'
 import { MCP_TOOLS, type McpTool } from '../../schema/mcp-tools.js'
 import { PRICE } from '../../schema/routes.js'
-import { factJsonSchema } from '../../schema/situation.js'
+import { type Fact, factJsonSchema } from '../../schema/situation.js'
 import type { AssetReader } from '../datasets/bundle-store.js'
 import { INTENT, METHOD } from '../payment/charge.js'
 import { META_PRICE } from './paid-call.js'
@@ -31,7 +31,8 @@ function outputSchemas(assets: AssetReader): Promise<OutputSchemas> {
   return schemas
 }
 
-export async function listedTools(assets: AssetReader) {
+/** The tools as tools/list gives them; `facts`: the content's situation facts (the catalogue bundle's). */
+export async function listedTools(assets: AssetReader, facts: readonly Fact[]) {
   const outputs = await outputSchemas(assets)
   return MCP_TOOLS.map((tool) => ({
     name: tool.name,
