@@ -16,13 +16,11 @@ import {
   issueChallenge,
   type PaymentConfig,
   type Settlement,
-  verifyAndSettle,
 } from '../payment/charge.js'
 import { credentialFromJson, MalformedCredential } from '../payment/credential.js'
 import { issueEvmChallenge } from '../payment/evm/challenge.js'
-import { payWithAuthorization } from '../payment/evm/pay.js'
 import { evmChargeRequest } from '../payment/evm/request.js'
-import { attemptsOf, ledgerOf, tokenClaimsOf, walletPayment } from '../payment/http.js'
+import { ledgerOf, settlePayment } from '../payment/http.js'
 import {
   IDEMPOTENCY_KEY_META,
   IDEMPOTENCY_KEY_RULE,
@@ -143,28 +141,7 @@ export async function callPaidTool(
   if (idempotencyKey === null) throw new InvalidIdempotencyKey()
   let settlement: Settlement
   try {
-    const credential = credentialFromJson(raw)
-    const wallet = config.evm ? walletPayment(credential) : undefined
-    settlement =
-      wallet && config.evm
-        ? await payWithAuthorization(
-            config,
-            config.evm,
-            ledgerOf(env),
-            tokenClaimsOf(env),
-            wallet,
-            binding,
-            await attemptsOf(env, client),
-            idempotencyKey,
-          )
-        : await verifyAndSettle(
-            config,
-            ledgerOf(env),
-            credential,
-            binding,
-            await attemptsOf(env, client),
-            idempotencyKey,
-          )
+    settlement = await settlePayment(env, config, credentialFromJson(raw), binding, client, idempotencyKey)
   } catch (error) {
     if (!(error instanceof MalformedCredential)) throw error
     settlement = { ok: false, refusal: refusal('malformed-credential', error.message) }

@@ -17,6 +17,7 @@ import {
   issueChallenge,
   type Ledger,
   type PaymentConfig,
+  type Settlement,
   verifyAndSettle,
 } from './charge.js'
 import { clientKey } from './client-key.js'
@@ -176,44 +177,23 @@ export async function requirePayment(
         }),
       ),
     }
-  let settlement: Awaited<ReturnType<typeof verifyAndSettle>>
+  let settlement: Settlement
   let paidHeaders: Record<string, string> | undefined
   try {
-    const wallet = x402
-      ? x402Payment(config, x402)
-      : config.evm
-        ? walletPayment(parseAuthorization(header as string))
-        : undefined
-    if (typeof wallet === 'string') settlement = { ok: false, refusal: refusal('invalid-challenge', wallet) }
-    else if (wallet && config.evm) {
-      settlement = await payWithAuthorization(
-        config,
-        config.evm,
-        ledgerOf(env),
-        tokenClaimsOf(env),
-        wallet,
-        binding,
-        await attemptsOf(env, clientOf(request)),
-        idempotencyKey,
-      )
-      if (settlement.ok && wallet.wire === 'x402')
+    const paying = x402 ? x402Payment(config, x402) : parseAuthorization(header as string)
+    if (typeof paying === 'string') settlement = { ok: false, refusal: refusal('invalid-challenge', paying) }
+    else {
+      settlement = await settlePayment(env, config, paying, binding, clientOf(request), idempotencyKey)
+      if (settlement.ok && 'wire' in paying && paying.wire === 'x402' && config.evm)
         paidHeaders = {
           [PAYMENT_RESPONSE_HEADER]: encodePaymentResponse({
             success: true,
             transaction: settlement.receipt.reference,
             network: networkOf(config.evm),
-            payer: wallet.authorization.from,
+            payer: paying.authorization.from,
           }),
         }
-    } else
-      settlement = await verifyAndSettle(
-        config,
-        ledgerOf(env),
-        parseAuthorization(header as string),
-        binding,
-        await attemptsOf(env, clientOf(request)),
-        idempotencyKey,
-      )
+    }
   } catch (error) {
     if (!(error instanceof MalformedCredential)) throw error
     settlement = { ok: false, refusal: refusal('malformed-credential', error.message) }
@@ -227,6 +207,34 @@ export async function requirePayment(
       ...(paidHeaders ? { headers: paidHeaders } : {}),
     }
   return { paid: false, outcome: 'refused', response: await challenge(settlement.refusal) }
+}
+
+/**
+ * Settles a payment on its rail, over HTTP and MCP alike: a wallet authorization (an MPP `evm`
+ * credential or an x402 payload) through the facilitator, any other credential as a card payment.
+ */
+export async function settlePayment(
+  env: Env,
+  config: PaymentConfig,
+  paying: Credential | WalletPayment,
+  binding: Binding,
+  client: string,
+  idempotencyKey?: string,
+): Promise<Settlement> {
+  const wallet = 'wire' in paying ? paying : config.evm ? walletPayment(paying) : undefined
+  const attempts = await attemptsOf(env, client)
+  return wallet && config.evm
+    ? payWithAuthorization(
+        config,
+        config.evm,
+        ledgerOf(env),
+        tokenClaimsOf(env),
+        wallet,
+        binding,
+        attempts,
+        idempotencyKey,
+      )
+    : verifyAndSettle(config, ledgerOf(env), paying as Credential, binding, attempts, idempotencyKey)
 }
 
 /**
