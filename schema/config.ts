@@ -30,3 +30,9 @@ export const STANDIN_SECRET = 'sk_test_standin'
  * request (Link allows 30 minutes); still single-use and bound to its request.
  */
 export const CHALLENGE_TTL_MS = 30 * 60 * 1000
+
+/**
+ * How often one payment's answer may be sent again under its Idempotency-Key, in any minute: enough
+ * for a client that lost its answer and retries, never a feed. Re-sends go one at a time.
+ */
+export const RESENDS_PER_MINUTE = 5
