@@ -63,7 +63,7 @@ function paymentRefusals() {
     },
     PaymentLimited: {
       description:
-        'Too many payments refused for this client within a minute (retryable "same-credential" after Retry-After; no challenge, nothing claimed or charged)',
+        'too-many-failed-attempts: too many payments refused or left unfinished for this client; too-many-resends: one payment\'s answer re-sent too often. retryable "same-credential" after Retry-After; no challenge, nothing charged',
       content: paymentProblem('application/problem+json'),
       headers: retryAfter,
     },

@@ -14,6 +14,7 @@
  * definitive answer is stored for good.
  */
 import { DurableObject } from 'cloudflare:workers'
+import { RESENDS_PER_MINUTE } from '../../schema/config.js'
 import { creationWindow } from './creation-window.js'
 import type { WalletNote } from './evm/owed.js'
 import { type WalletSettlement, walletCharge, walletReconcile } from './evm/settle.js'
@@ -71,6 +72,8 @@ export interface SettleInput {
 const COPY_WAIT_EXTRA_MS = 1000
 /** A copy that could not wait comes back this soon: the first try is about to end. */
 const COPY_RETRY_AFTER_S = 2
+/** The re-send rate's window. */
+const MINUTE_MS = 60_000
 
 /** A refund owed is tried again by the reconciler, every 15 minutes (wrangler.jsonc's cron). */
 const REFUND_RETRY_AFTER_S = 15 * 60
@@ -86,6 +89,10 @@ const ANSWER_PART_CHARS = 60_000
 
 export class PaymentLedger extends DurableObject {
   private inflight: { payment: string; result: Promise<SettleResult> } | undefined
+  /** Re-sends of the answer, served one at a time (which also makes their count exact). */
+  private resending: Promise<unknown> = Promise.resolve()
+  /** Resolved once the answer is kept: copies that waited on the first try take it, never rebuild it. */
+  private kept: { promise: Promise<void>; resolve: () => void } | undefined
   /** Refunds under way, by PaymentIntent. */
   private readonly refunding = new Map<string, Promise<OrphanOutcome>>()
 
@@ -112,22 +119,25 @@ export class PaymentLedger extends DurableObject {
     const bound = new Promise<undefined>((resolve) => {
       timer = setTimeout(resolve, input.processor.timeoutMs + COPY_WAIT_EXTRA_MS)
     })
-    const settled = await Promise.race([first.catch(() => undefined), bound])
-    if (timer !== undefined) clearTimeout(timer)
-    if (!settled)
-      return {
-        ok: false,
-        reason: 'unavailable',
-        detail:
-          'the first request with this credential is still being settled; send the same credential (and Idempotency-Key) again, it cannot be charged twice',
-        retryAfterS: COPY_RETRY_AFTER_S,
-      }
-    // Settled: the answer depends on this copy's own key, exactly as for a later repeat.
-    const record = await this.ctx.storage.get<LedgerRecord>('record')
-    if (record?.state === 'settled' && record.receipt)
+    try {
+      const settled = await Promise.race([first.catch(() => undefined), bound])
+      if (!settled)
+        return {
+          ok: false,
+          reason: 'unavailable',
+          detail:
+            'the first request with this credential is still being settled; send the same credential (and Idempotency-Key) again, it cannot be charged twice',
+          retryAfterS: COPY_RETRY_AFTER_S,
+        }
+      // Settled: the answer depends on this copy's own key, exactly as for a later repeat.
+      const record = await this.ctx.storage.get<LedgerRecord>('record')
+      if (record?.state !== 'settled' || !record.receipt)
+        // The first try counted whatever it cost; a copy costs nothing more.
+        return settled.ok ? settled : { ...settled, fresh: false, newIntent: false }
       return this.answerSettled({ ...record, receipt: record.receipt }, input)
-    // The first try counted whatever it cost; a copy costs nothing more.
-    return settled.ok ? settled : { ...settled, fresh: false, newIntent: false }
+    } finally {
+      if (timer !== undefined) clearTimeout(timer)
+    }
   }
 
   /** A settled credential sent again: its answer under the key it was given under, else a refusal. */
@@ -140,6 +150,35 @@ export class PaymentLedger extends DurableObject {
       record.idempotencyKey === input.idempotencyKey &&
       input.now < (record.settledAt ?? 0) + ANSWER_REPLAY_MS
     if (!answeredUnderKey) return alreadyAccepted(record, input.now)
+    // Settled moments ago, its answer not kept yet: the first try's face is building it. Wait (at
+    // most as long as a copy waits for a settlement) and take it, rather than build it again.
+    const waitMs = (record.settledAt ?? 0) + input.processor.timeoutMs + COPY_WAIT_EXTRA_MS - Date.now()
+    if (waitMs > 0 && (await this.ctx.storage.get<number>('answer:parts')) === undefined) {
+      if (!this.kept) {
+        let resolve = () => {}
+        const promise = new Promise<void>((r) => {
+          resolve = r
+        })
+        this.kept = { promise, resolve }
+      }
+      let timer: ReturnType<typeof setTimeout> | undefined
+      await Promise.race([this.kept.promise, new Promise((r) => (timer = setTimeout(r, waitMs)))])
+      if (timer !== undefined) clearTimeout(timer)
+    }
+    const resend = this.resending.then(() => this.resend(record))
+    this.resending = resend.catch(() => undefined)
+    return resend
+  }
+
+  /** One re-send of the answer, within RESENDS_PER_MINUTE (counted in storage, so eviction forgets none). */
+  private async resend(record: LedgerRecord & { receipt: Receipt }): Promise<SettleResult> {
+    const now = Date.now()
+    const recent = ((await this.ctx.storage.get<number[]>('resends')) ?? []).filter(
+      (t) => t > now - MINUTE_MS,
+    )
+    if (recent.length >= RESENDS_PER_MINUTE)
+      return resendLimited(record, Math.min(...recent) + MINUTE_MS, now)
+    await this.ctx.storage.put('resends', [...recent, now])
     return { ok: true, receipt: record.receipt, repeat: { answer: await this.keptAnswer() } }
   }
 
@@ -387,7 +426,7 @@ export class PaymentLedger extends DurableObject {
   async keepAnswer(idempotencyKey: string, answer: KeptAnswer): Promise<void> {
     const record = await this.ctx.storage.get<LedgerRecord>('record')
     if (record?.state !== 'settled' || record.idempotencyKey !== idempotencyKey) return
-    if ((await this.ctx.storage.get<number>('answer:parts')) !== undefined) return
+    if ((await this.ctx.storage.get<number>('answer:parts')) !== undefined) return this.kept?.resolve()
     const text = JSON.stringify(answer)
     const parts: Record<string, string> = {}
     for (let i = 0; i * ANSWER_PART_CHARS < text.length; i++)
@@ -395,6 +434,7 @@ export class PaymentLedger extends DurableObject {
     await this.ctx.storage.put({ ...parts, 'answer:parts': Object.keys(parts).length })
     // Kept only while it can be asked for: the alarm first drops the answer, then (alarm()) the record.
     await this.ctx.storage.setAlarm(Math.min(answerKeptUntil(record), recordKeptUntil(record)))
+    this.kept?.resolve()
   }
 
   private async keptAnswer(): Promise<KeptAnswer | undefined> {
@@ -582,6 +622,30 @@ function alreadyAccepted(record: LedgerRecord & { receipt: Receipt }, now: numbe
         reason: 'accepted',
         resendable: false,
         detail: `${accepted}; it could be sent again under that request's Idempotency-Key until ${until.toISOString()}, and no longer`,
+      }
+}
+
+/**
+ * A re-send beyond the rate: nothing charged, never a challenge. It says when the next re-send is
+ * allowed only if the answer can still be had then; otherwise that it cannot be had again.
+ */
+function resendLimited(record: LedgerRecord, nextAt: number, now: number): SettleResult {
+  const until = (record.settledAt ?? 0) + ANSWER_REPLAY_MS
+  const sent = `this payment's answer was already sent again ${RESENDS_PER_MINUTE} times within a minute, the most allowed; a re-send is never charged, so do not pay again`
+  const retryAfterS = Math.max(1, Math.ceil((nextAt - now) / 1000))
+  return nextAt < until
+    ? {
+        ok: false,
+        reason: 'resend-limited',
+        resendable: true,
+        retryAfterS,
+        detail: `${sent}: send the same credential and Idempotency-Key again in ${retryAfterS} s for the same answer`,
+      }
+    : {
+        ok: false,
+        reason: 'resend-limited',
+        resendable: false,
+        detail: `${sent}; its answer can be sent again only until ${new Date(until).toISOString()}, before the next re-send is allowed, so it cannot be had again`,
       }
 }
 

@@ -23,12 +23,14 @@ export const PAYMENT_PROBLEMS = {
   'too-many-failed-attempts': 'Too Many Failed Payment Attempts',
   'payment-refunded': 'Payment Refunded',
   'payment-already-accepted': 'Payment Already Accepted',
+  'too-many-resends': 'Too Many Re-sends',
 } as const
 /** Problems of this service's own, outside the draft's table. */
 const OWN_PROBLEMS = new Set<PaymentProblem>([
   'too-many-failed-attempts',
   'payment-refunded',
   'payment-already-accepted',
+  'too-many-resends',
 ])
 
 export type PaymentProblem = keyof typeof PAYMENT_PROBLEMS
@@ -46,6 +48,7 @@ const RETRYABLE: Record<PaymentProblem, Retryable> = {
   'internal-payment-error': 'same-credential',
   'too-many-failed-attempts': 'same-credential',
   'payment-already-accepted': false,
+  'too-many-resends': 'same-credential',
 }
 
 /** A processor outage or a payment still settling: the same credential comes back this soon. */
@@ -86,6 +89,7 @@ export function problemBody(r: Refusal, challengeId?: string, walletOffered = fa
 const STATUS: Partial<Record<PaymentProblem, Refusal['status']>> = {
   'internal-payment-error': 503,
   'too-many-failed-attempts': 429,
+  'too-many-resends': 429,
   'payment-already-accepted': 409,
 }
 

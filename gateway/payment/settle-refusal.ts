@@ -56,6 +56,12 @@ export async function ledgerRefusal(
         retryable: 'same-credential',
         ...optionalRetryAfter(result.retryAfterS),
       })
+    case 'resend-limited':
+      // A paid answer re-sent too often: wait and send the same credential again, never pay again.
+      return refusal('too-many-resends', result.detail, {
+        retryable: result.resendable ? 'same-credential' : false,
+        ...optionalRetryAfter(result.retryAfterS),
+      })
     case 'limited':
       return limitedRefusal(
         result.detail,

@@ -25,6 +25,8 @@ export type SettleFailure =
   | 'refunded'
   /** Charged but never delivered, and owed a refund not made yet: the charge is still on the card. */
   | 'refund-owed'
+  /** A re-send of a paid answer beyond RESENDS_PER_MINUTE (see `resendable`): nothing charged. */
+  | 'resend-limited'
 
 export type SettleResult =
   | {
@@ -42,7 +44,7 @@ export type SettleResult =
       /** A new claim's first processor call, which did not complete: counts against the client's hourly budget. */
       newIntent?: boolean
       retryAfterS?: number
-      /** `accepted`: the answer can still be had again under the Idempotency-Key it was given under. */
+      /** `accepted`, `resend-limited`: the answer can still be had again under the Idempotency-Key it was given under. */
       resendable?: boolean
     }
 

@@ -13,7 +13,7 @@ import {
 } from '../../gateway/payment/failure-window.js'
 import { PAYMENT_PROBLEMS } from '../../gateway/payment/problems.js'
 import { ANSWER_REPLAY_MS, RECONCILE_LOOKBACK_MS } from '../../gateway/payment/retention.js'
-import { CHALLENGE_TTL_MS } from '../../schema/config.js'
+import { CHALLENGE_TTL_MS, RESENDS_PER_MINUTE } from '../../schema/config.js'
 import { MCP_PROTOCOL_VERSIONS, MCP_TOOLS } from '../../schema/mcp-tools.js'
 import { COVERAGE_GOAL, PricingIndexDescriptor, REREAD_PERIOD_DAYS } from '../../schema/pricing-index.js'
 import { RETIRED_KEY_DAYS } from '../../schema/receipt-claims.js'
@@ -93,6 +93,8 @@ describe('schema/CONTRACT.md against the code', () => {
       `${FAILED_PAYMENTS_PER_MINUTE} refused within a minute, or ${UNFINISHED_PAYMENTS_PER_HOUR} unfinished within an hour`,
     )
     says(`| answer replay | a repeat under its \`Idempotency-Key\` | ${ANSWER_REPLAY_MS / HOUR_MS} hours`)
+    says(`at most ${RESENDS_PER_MINUTE} a minute, one at a time (\`RESENDS_PER_MINUTE\``)
+    says(`| ${RESENDS_PER_MINUTE} a minute, one at a time, then 429 \`too-many-resends\``)
     says(`looking back ${RECONCILE_LOOKBACK_MS / HOUR_MS} hours`)
     says(`| submission body | \`POST /v1/pricing/submit\` | ${MAX_SUBMISSION_BYTES / 1024} KiB`)
     says(`${DEFAULT_LIMIT_PER_MINUTE} a minute (\`SUBMIT_LIMIT_PER_MINUTE\`)`)

@@ -2,10 +2,11 @@
  * A retry never invites a second payment (#30 M1): copies of a paid request with the same
  * credential and Idempotency-Key that arrive while the first is still settling wait for it and are
  * answered as repeats (same bytes, digest and receipt); where they cannot wait, 503 with
- * Retry-After. No answer to a credential whose payment is settled or in flight carries a fresh
- * challenge, with or without the key.
+ * Retry-After; past RESENDS_PER_MINUTE re-sends, 429 too-many-resends (#36 L4). No answer to a
+ * credential whose payment is settled or in flight carries a fresh challenge, with or without the key.
  */
 import { describe, expect, inject, it } from 'vitest'
+import { RESENDS_PER_MINUTE } from '../../schema/config.js'
 import {
   authorization,
   challengeFrom,
@@ -87,7 +88,7 @@ describe('a retry while the first try is still settling (HTTP)', () => {
     expect(decodeReceipt(answers[0]?.receipt ?? null).reference).toBe(charged)
   })
 
-  it('behavior: 20 identical requests at once get identical bytes, digest and receipt, with one charge', async () => {
+  it(`behavior: 20 identical requests at once: one charge, 1 + ${RESENDS_PER_MINUTE} identical answers (bytes, digest, receipt), the rest 429 too-many-resends`, async () => {
     const path = '/v1/fde-playbooks?topic=rollback'
     const challenge = challengeFrom(await get(path))
     const spt = token()
@@ -100,7 +101,14 @@ describe('a retry while the first try is still settling (HTTP)', () => {
     const answers = await Promise.all(
       Array.from({ length: 20 }, async () => untilAnswered(await send(), send)),
     )
-    sameAnswer(answers)
+    const answered = answers.filter((a) => a.status === 200)
+    sameAnswer(answered)
+    // The first answer and RESENDS_PER_MINUTE re-sends of it; the others wait for the next minute.
+    expect(answered).toHaveLength(1 + RESENDS_PER_MINUTE)
+    for (const a of answers.filter((x) => x.status !== 200)) {
+      expect(a.status).toBe(429)
+      expect(JSON.parse(a.body)).toMatchObject({ retryable: 'same-credential' })
+    }
     expect((await processorLedger()).calls - before).toBe(1)
   })
 
@@ -128,7 +136,7 @@ describe('a retry while the first try is still settling (HTTP)', () => {
 })
 
 describe('a retry while the first try is still settling (MCP)', () => {
-  it('behavior: 8 identical tools/call at once all get the one result and receipt', async () => {
+  it(`behavior: ${RESENDS_PER_MINUTE} identical tools/call at once all get the one result and receipt`, async () => {
     const call = async (meta?: Record<string, unknown>) =>
       (await (
         await legacyToolCall({ name: 'fde_playbook', arguments: {}, ...(meta ? { _meta: meta } : {}) })
@@ -142,7 +150,8 @@ describe('a retry while the first try is still settling (MCP)', () => {
     }
     const before = (await processorLedger()).calls
     const results = await Promise.all(
-      Array.from({ length: 8 }, async () => {
+      // The first call and re-sends within the rate (the repeat below is the last of them).
+      Array.from({ length: RESENDS_PER_MINUTE }, async () => {
         let answer = await call(meta)
         // A copy that could not wait names no challenge and says when to come back.
         while (answer.result.isError) {

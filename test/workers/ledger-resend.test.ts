@@ -102,7 +102,7 @@ describe('copies waiting on one settlement', () => {
     await stub.keepAnswer('k', answer)
     for (const copy of await Promise.all(copies)) {
       expect(copy).toMatchObject({ ok: true, receipt: settled.ok ? settled.receipt : {} })
-      expect(carriesAnswer(copy)).toBe(true)
+      expect(carriesAnswer(copy), JSON.stringify(copy).slice(0, 300)).toBe(true)
     }
     expect(processor.calls).toBe(1)
   })
