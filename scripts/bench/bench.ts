@@ -9,7 +9,9 @@
  *  (e) aggregate read and submit latency at 10k and 1M stored submissions;
  *  (f) the reconciler's processor calls per run with 1,000 and 100,000 other intents on the account.
  *  (g) a paid call's CPU, Worker and ledger apart, against a free preview, and a fresh isolate's start.
- * Writes bench/results.md. `npm run bench -- --reconciler` prints (f) alone, `-- --paid` (g) alone.
+ *  (h) the memory of 300 copies of one held credential released together, against an isolate's 128 MB.
+ * Writes bench/results.md. `npm run bench -- --reconciler` prints (f) alone, `-- --paid` (g) alone,
+ * `-- --resend` (h) alone.
  */
 import { execFileSync } from 'node:child_process'
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
@@ -31,6 +33,7 @@ import {
   type ReconcilerCostRow,
   reconcilerCost,
 } from '../../bench/reconciler-cost.js'
+import { ISOLATE_LIMIT_MB, resendMemory, unpaidMemory } from '../../bench/resend-memory.js'
 import { build } from '../../build/index.js'
 import { SEALING_KEY_FILE } from '../../build/stages/bundle.js'
 import { readBundles } from '../../gateway/datasets/bundle-store.js'
@@ -540,6 +543,58 @@ async function sayPaidSplit(stateDir: string, n = 100) {
   )
 }
 
+/** Section (h)'s two bursts, each on a runtime restarted just before it. */
+async function resendBursts(running: RunningService) {
+  const fresh = async () => {
+    await running.stopWorkers()
+    await running.startWorkers()
+    await send({ path: '/v1/fde-lessons' })
+  }
+  await fresh()
+  const unpaid = await unpaidMemory(BASE, workerdPids)
+  await fresh()
+  return { unpaid, copies: await resendMemory(BASE, running.processor.url, workerdPids) }
+}
+
+function sayResendMemory({ unpaid, copies: r }: Awaited<ReturnType<typeof resendBursts>>) {
+  say()
+  say(`## (h) ${r.copies} copies of one held credential released together`)
+  say()
+  say(
+    `The first try held at the processor stand-in until all ${r.copies} copies (one credential, one Idempotency-Key, ${r.path}) are sent, then released; workerd's resident memory sampled every 5 ms while they are answered, on a runtime restarted just before.`,
+  )
+  say()
+  say(
+    '| charges | answered | identical bytes, digest, receipt | refused | workerd RSS before → peak | rise / 128 MB isolate |',
+  )
+  say('|---|---|---|---|---|---|')
+  const refused = Object.entries(r.refused)
+    .map(([status, n]) => `${n} × ${status}`)
+    .join(', ')
+  say(
+    `| ${r.charges} | ${r.answered} of ${r.copies} (${r.bytes} bytes each) | ${r.identical ? 'yes' : 'NO'} | ${refused || 'none'} | ${fmt(r.beforeMb, 0)} → ${fmt(r.peakMb, 0)} MB | ${fmt((r.peakMb - r.beforeMb) / ISOLATE_LIMIT_MB)}× |`,
+  )
+  say(
+    `| (the same ${r.copies} requests at once without a credential: 402s) | | | | ${fmt(unpaid.beforeMb, 0)} → ${fmt(unpaid.peakMb, 0)} MB | ${fmt((unpaid.peakMb - unpaid.beforeMb) / ISOLATE_LIMIT_MB)}× |`,
+  )
+  say()
+  say(
+    `The copies' rise / the same concurrency unpaid: ${fmt((r.peakMb - r.beforeMb) / Math.max(1, unpaid.peakMb - unpaid.beforeMb))}×. Locally one workerd process holds every isolate (gateway, ledger objects, assets, submissions), so the rise is an upper bound on any one isolate's.`,
+  )
+}
+
+/** `npm run bench -- --resend`: section (h) alone, printed, without the rest of the run. */
+async function resendOnly() {
+  const stateDir = await mkdtemp(join(tmpdir(), 'rpi-bench-state-'))
+  try {
+    service = await startService({ port: PORT, stateDir })
+    sayResendMemory(await resendBursts(service))
+  } finally {
+    await service?.stop()
+    await rm(stateDir, { recursive: true, force: true })
+  }
+}
+
 /** `npm run bench -- --paid`: section (g) alone, printed, without the rest of the run. */
 async function paidOnly() {
   const stateDir = await mkdtemp(join(tmpdir(), 'rpi-bench-state-'))
@@ -787,6 +842,9 @@ async function main() {
     // (f) reconciler cost, before (e) restarts the runtime
     const reconciler = await reconcilerCost(BASE, service.processor.url)
 
+    // (h) copies released together, on a fresh runtime (its memory not grown by the sections before)
+    const resends = await resendBursts(service)
+
     // (e) aggregates at 10k and 1M
     const at: Record<string, Awaited<ReturnType<typeof aggregateLatency>>> = {}
     for (const [label, count] of [
@@ -813,6 +871,7 @@ async function main() {
       say(`\nRatio 1M / 10k: aggregates ${fmt(m.read / k.read)}, submit ${fmt(m.submit / k.submit)}.`)
 
     sayReconcilerCost(reconciler)
+    sayResendMemory(resends)
   } finally {
     await service?.stop()
     await rm(stateDir, { recursive: true, force: true })
@@ -822,6 +881,7 @@ async function main() {
   console.log(`\nwrote bench/results.md (${(await stat('bench/results.md')).size} bytes)`)
 }
 
-if (process.argv.includes('--reconciler')) await reconcilerOnly()
+if (process.argv.includes('--resend')) await resendOnly()
+else if (process.argv.includes('--reconciler')) await reconcilerOnly()
 else if (process.argv.includes('--paid')) await paidOnly()
 else await main()
