@@ -91,6 +91,9 @@ export class PaymentLedger extends DurableObject {
   private inflight: { payment: string; result: Promise<SettleResult> } | undefined
   /** Re-sends of the answer, served one at a time (which also makes their count exact). */
   private resending: Promise<unknown> = Promise.resolve()
+  /** The kept answer while re-sends of it are queued: read from storage once per burst, not per copy. */
+  private answer: KeptAnswer | undefined
+  private queued = 0
   /** Resolved once the answer is kept: copies that waited on the first try take it, never rebuild it. */
   private kept: { promise: Promise<void>; resolve: () => void } | undefined
   /** Refunds under way, by PaymentIntent. */
@@ -165,7 +168,12 @@ export class PaymentLedger extends DurableObject {
       await Promise.race([this.kept.promise, new Promise((r) => (timer = setTimeout(r, waitMs)))])
       if (timer !== undefined) clearTimeout(timer)
     }
-    const resend = this.resending.then(() => this.resend(record))
+    this.queued++
+    const resend = this.resending
+      .then(() => this.resend(record))
+      .finally(() => {
+        if (--this.queued === 0) this.answer = undefined
+      })
     this.resending = resend.catch(() => undefined)
     return resend
   }
@@ -179,7 +187,8 @@ export class PaymentLedger extends DurableObject {
     if (recent.length >= RESENDS_PER_MINUTE)
       return resendLimited(record, Math.min(...recent) + MINUTE_MS, now)
     await this.ctx.storage.put('resends', [...recent, now])
-    return { ok: true, receipt: record.receipt, repeat: { answer: await this.keptAnswer() } }
+    this.answer ??= await this.keptAnswer()
+    return { ok: true, receipt: record.receipt, repeat: { answer: this.answer } }
   }
 
   private async decide(input: SettleInput): Promise<SettleResult> {
