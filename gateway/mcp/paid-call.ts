@@ -57,7 +57,7 @@ async function refusedResult(
         : `Payment refused (${r.problem}): ${r.detail}. ${tool.name} costs ${PRICE.display}: pay the fresh challenge in _meta["${META_PAYMENT_REQUIRED}"] and call again with _meta["${META_CREDENTIAL}"].`
       : r.retryAfterS === undefined
         ? `Payment not repeated (${r.problem}): ${r.detail}.`
-        : `Payment not settled (${r.problem}): ${r.detail}. Retry after ${r.retryAfterS} s.`
+        : `${r.problem === 'too-many-resends' ? 'Not sent again' : 'Payment not settled'} (${r.problem}): ${r.detail}. Retry after ${r.retryAfterS} s.`
   const meta =
     r.status === 402
       ? { [META_PAYMENT_REQUIRED]: await paymentRequired(config, binding, tool, r) }

@@ -120,7 +120,9 @@ describe('re-sends of one paid answer (MCP)', () => {
       retryable: 'same-credential',
       retryAfterS: expect.any(Number),
     })
-    expect(refused.result.content[0]?.text).toMatch(/do not pay again/i)
+    expect(refused.result.content[0]?.text).toMatch(
+      /^Not sent again \(too-many-resends\): .*do not pay again/i,
+    )
     expect((await processorLedger()).calls - before).toBe(1)
   })
 })
