@@ -18,6 +18,7 @@ import {
   processorLedger,
   token,
 } from '../support/service.js'
+import { evmChallenge, freshBuyer, settlementsFrom, walletCredential } from '../support/wallet.js'
 
 const standin = (path: string) => fetch(`${inject('processorUrl')}${path}`, { method: 'POST' })
 
@@ -89,6 +90,26 @@ describe('re-sends of one paid answer (HTTP)', () => {
     const keyless = await answerOf(await get(path, { headers: { authorization: headers.authorization } }))
     expect(keyless.status).toBe(409)
     expect(keyless.challenge).toBeNull()
+  })
+})
+
+describe('re-sends of one paid answer (wallet rail)', () => {
+  it(`behavior: a wallet payment's answer is re-sent ${RESENDS_PER_MINUTE} times, then 429 too-many-resends; one settlement`, async () => {
+    const path = '/v1/fde-playbooks?topic=rollback'
+    const buyer = freshBuyer()
+    const headers = {
+      authorization: await walletCredential(buyer, evmChallenge(await get(path))),
+      'idempotency-key': crypto.randomUUID(),
+    }
+    const send = async () => answerOf(await get(path, { headers }))
+    const paid = await send()
+    expect(paid.status, paid.body.slice(0, 300)).toBe(200)
+    for (let i = 0; i < RESENDS_PER_MINUTE; i++) {
+      const again = await send()
+      expect([again.status, again.body, again.receipt]).toEqual([200, paid.body, paid.receipt])
+    }
+    expectRateRefusal(await send())
+    expect(await settlementsFrom(buyer.address)).toHaveLength(1)
   })
 })
 
