@@ -23,7 +23,7 @@ export const PAYMENT_PROBLEMS = {
   'too-many-failed-attempts': 'Too Many Failed Payment Attempts',
   'payment-refunded': 'Payment Refunded',
   'payment-already-accepted': 'Payment Already Accepted',
-  'payments-busy': 'Too Many Unfinished Payments Service-Wide',
+  'payments-busy': 'Payments Busy',
 } as const
 /** Problems of this service's own, outside the draft's table. */
 const OWN_PROBLEMS = new Set<PaymentProblem>([

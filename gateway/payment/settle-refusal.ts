@@ -61,7 +61,7 @@ export async function ledgerRefusal(
       const busy = attempts.accountBusy?.() === true
       return limitedRefusal(
         busy
-          ? `the service has as many unfinished payments as it takes in an hour, from every client together; try again in ${result.retryAfterS} s (nothing was claimed or charged)`
+          ? `every client's unfinished payments together are at the hourly bound; try again in ${result.retryAfterS} s`
           : result.detail,
         result.retryAfterS ?? 0,
         Date.parse(echoed.expires ?? ''),
