@@ -23,6 +23,7 @@ export const PAYMENT_PROBLEMS = {
   'too-many-failed-attempts': 'Too Many Failed Payment Attempts',
   'payment-refunded': 'Payment Refunded',
   'payment-already-accepted': 'Payment Already Accepted',
+  'payments-busy': 'Payments Busy',
   'too-many-resends': 'Too Many Re-sends',
 } as const
 /** Problems of this service's own, outside the draft's table. */
@@ -30,6 +31,7 @@ const OWN_PROBLEMS = new Set<PaymentProblem>([
   'too-many-failed-attempts',
   'payment-refunded',
   'payment-already-accepted',
+  'payments-busy',
   'too-many-resends',
 ])
 
@@ -47,6 +49,7 @@ const RETRYABLE: Record<PaymentProblem, Retryable> = {
   'payment-action-required': 'same-credential',
   'internal-payment-error': 'same-credential',
   'too-many-failed-attempts': 'same-credential',
+  'payments-busy': 'same-credential',
   'payment-already-accepted': false,
   'too-many-resends': 'same-credential',
 }
@@ -89,6 +92,7 @@ export function problemBody(r: Refusal, challengeId?: string, walletOffered = fa
 const STATUS: Partial<Record<PaymentProblem, Refusal['status']>> = {
   'internal-payment-error': 503,
   'too-many-failed-attempts': 429,
+  'payments-busy': 503,
   'too-many-resends': 429,
   'payment-already-accepted': 409,
 }
