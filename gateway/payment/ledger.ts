@@ -94,8 +94,9 @@ export class PaymentLedger extends DurableObject {
   /** The kept answer while re-sends of it are queued: read from storage once per burst, not per copy. */
   private answer: KeptAnswer | undefined
   private queued = 0
-  /** Resolved once the answer is kept: copies that waited on the first try take it, never rebuild it. */
-  private kept: { promise: Promise<void>; resolve: () => void } | undefined
+  /** Resolves once the answer is kept: copies that waited on the first try take it, never rebuild it. */
+  private kept: Promise<void> | undefined
+  private answerKept = () => {}
   /** Refunds under way, by PaymentIntent. */
   private readonly refunding = new Map<string, Promise<OrphanOutcome>>()
 
@@ -157,15 +158,11 @@ export class PaymentLedger extends DurableObject {
     // most as long as a copy waits for a settlement) and take it, rather than build it again.
     const waitMs = (record.settledAt ?? 0) + input.processor.timeoutMs + COPY_WAIT_EXTRA_MS - Date.now()
     if (waitMs > 0 && (await this.ctx.storage.get<number>('answer:parts')) === undefined) {
-      if (!this.kept) {
-        let resolve = () => {}
-        const promise = new Promise<void>((r) => {
-          resolve = r
-        })
-        this.kept = { promise, resolve }
-      }
+      this.kept ??= new Promise((r) => {
+        this.answerKept = r
+      })
       let timer: ReturnType<typeof setTimeout> | undefined
-      await Promise.race([this.kept.promise, new Promise((r) => (timer = setTimeout(r, waitMs)))])
+      await Promise.race([this.kept, new Promise((r) => (timer = setTimeout(r, waitMs)))])
       if (timer !== undefined) clearTimeout(timer)
     }
     this.queued++
@@ -435,7 +432,7 @@ export class PaymentLedger extends DurableObject {
   async keepAnswer(idempotencyKey: string, answer: KeptAnswer): Promise<void> {
     const record = await this.ctx.storage.get<LedgerRecord>('record')
     if (record?.state !== 'settled' || record.idempotencyKey !== idempotencyKey) return
-    if ((await this.ctx.storage.get<number>('answer:parts')) !== undefined) return this.kept?.resolve()
+    if ((await this.ctx.storage.get<number>('answer:parts')) !== undefined) return this.answerKept()
     const text = JSON.stringify(answer)
     const parts: Record<string, string> = {}
     for (let i = 0; i * ANSWER_PART_CHARS < text.length; i++)
@@ -443,7 +440,7 @@ export class PaymentLedger extends DurableObject {
     await this.ctx.storage.put({ ...parts, 'answer:parts': Object.keys(parts).length })
     // Kept only while it can be asked for: the alarm first drops the answer, then (alarm()) the record.
     await this.ctx.storage.setAlarm(Math.min(answerKeptUntil(record), recordKeptUntil(record)))
-    this.kept?.resolve()
+    this.answerKept()
   }
 
   private async keptAnswer(): Promise<KeptAnswer | undefined> {
@@ -640,22 +637,15 @@ function alreadyAccepted(record: LedgerRecord & { receipt: Receipt }, now: numbe
  */
 function resendLimited(record: LedgerRecord, nextAt: number, now: number): SettleResult {
   const until = (record.settledAt ?? 0) + ANSWER_REPLAY_MS
-  const sent = `this payment's answer was already sent again ${RESENDS_PER_MINUTE} times within a minute, the most allowed; a re-send is never charged, so do not pay again`
-  const retryAfterS = Math.max(1, Math.ceil((nextAt - now) / 1000))
-  return nextAt < until
-    ? {
-        ok: false,
-        reason: 'resend-limited',
-        resendable: true,
-        retryAfterS,
-        detail: `${sent}: send the same credential and Idempotency-Key again in ${retryAfterS} s for the same answer`,
-      }
-    : {
-        ok: false,
-        reason: 'resend-limited',
-        resendable: false,
-        detail: `${sent}; its answer can be sent again only until ${new Date(until).toISOString()}, before the next re-send is allowed, so it cannot be had again`,
-      }
+  const retryAfterS = Math.ceil((nextAt - now) / 1000) || 1
+  const resendable = nextAt < until
+  return {
+    ok: false,
+    reason: 'resend-limited',
+    resendable,
+    ...(resendable ? { retryAfterS } : {}),
+    detail: `this answer was already sent again ${RESENDS_PER_MINUTE} times within a minute; a re-send is never charged, so do not pay again, but ${resendable ? `send the same credential and Idempotency-Key again in ${retryAfterS} s` : `it can be sent again only until ${new Date(until).toISOString()}, so not again`}`,
+  }
 }
 
 function samePayment(record: LedgerRecord, input: SettleInput): boolean {
