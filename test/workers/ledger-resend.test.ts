@@ -109,7 +109,7 @@ describe('copies waiting on one settlement', () => {
 })
 
 describe('re-sends of one payment', () => {
-  it(`behavior: at most ${RESENDS_PER_MINUTE} a minute, all at once or not; the next is refused with a Retry-After inside the answer's window`, async () => {
+  it(`behavior: sent all at once, served one at a time: ${RESENDS_PER_MINUTE} answered, the rest refused with a Retry-After inside the answer's window, none charged`, async () => {
     const processor = heldProcessor()
     restore = processor.restore
     const stub = ledger()
