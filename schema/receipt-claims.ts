@@ -38,4 +38,7 @@ export const JWKS_PATH = '/.well-known/jwks.json'
 export const RETIRED_KEY_DAYS = 400
 
 /** What a receipt proves: one text, every document. */
-export const RECEIPT_POLICY = `Every paid answer carries a receipt with a signed JWS (EdDSA; keys at ${JWKS_PATH}, retired keys kept ${RETIRED_KEY_DAYS} days) binding the payment (challengeId, PaymentIntent reference, amount, currency), the resource bought and the SHA-256 digest of the exact bytes delivered (over MCP, of the JCS form of the result's content and structuredContent).`
+// Only the build renders it (schema/money-back.ts says why it is written so).
+export const RECEIPT_POLICY = /* @__PURE__ */ [
+  `Every paid answer carries a receipt with a signed JWS (EdDSA; keys at ${JWKS_PATH}, retired keys kept ${RETIRED_KEY_DAYS} days) binding the payment (challengeId, PaymentIntent reference, amount, currency), the resource bought and the SHA-256 digest of the exact bytes delivered (over MCP, of the JCS form of the result's content and structuredContent).`,
+].join('')
