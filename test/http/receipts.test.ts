@@ -91,6 +91,32 @@ describe('signed receipts over HTTP', () => {
     Object.defineProperty(misplaced, 'url', { value: other.url })
     await expect(verifyReceipt(await jwks(), misplaced, body)).rejects.toThrow(/another category/)
   })
+
+  it('behavior: the README snippet accepts a genuine receipt for facts sent in another spelling, and no other situation', async () => {
+    const { verifyReceipt } = await readmeSnippet<{ verifyReceipt: VerifyReceipt }>(
+      'receipt-verify',
+      'readme-verify-receipt.mjs',
+    )
+    // Spellings the service reads as the canonical ones: a leading zero, capitals, repeated actions.
+    const situation = 'emergency=False&stateful=false&one_way_changes=false'
+    const path = '/v1/fde-preship-checklist'
+    const { paid } = await payOnce(`${path}?action=schema-change&action=Deploy&targets=03&${situation}`)
+    expect(paid.status).toBe(200)
+    const body = await paid.text()
+    const claims = await verifyReceipt(await jwks(), paid, body)
+    // The receipt names the canonical spelling, not the one sent.
+    expect(claims.resource).toMatch(/[?&]action=deploy%2Cschema-change&/)
+    expect(claims.resource).toMatch(/[?&]targets=3$/)
+    // Another number of targets or another action is another situation: the receipt is refused for it.
+    for (const [query, name] of [
+      [`action=deploy,schema-change&targets=4&${situation}`, 'targets'],
+      [`action=deploy&targets=3&${situation}`, 'action'],
+    ] as const) {
+      const misplaced = new Response(body, { headers: paid.headers })
+      Object.defineProperty(misplaced, 'url', { value: `${base()}${path}?${query}` })
+      await expect(verifyReceipt(await jwks(), misplaced, body)).rejects.toThrow(`another ${name}`)
+    }
+  })
 })
 
 interface McpMeta {
