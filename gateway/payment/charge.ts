@@ -8,9 +8,8 @@ import { encodeText } from '../../schema/base64url.js'
 import { canonicalize } from '../../schema/jcs.js'
 import { PRICE } from '../../schema/routes.js'
 import { sha256Hex } from '../sha256-hex.js'
-import { type Binding, opaqueBinds, opaqueFor } from './binding.js'
-import type { Challenge } from './challenge.js'
-import { challengeId, sameId } from './challenge-id.js'
+import type { Binding } from './binding.js'
+import { type Offer, verifyEchoedChallenge } from './challenge.js'
 import type { Credential } from './credential.js'
 import type { EvmConfig } from './evm/config.js'
 import type { PaymentLedger } from './ledger.js'
@@ -35,7 +34,6 @@ export interface PaymentConfig {
 }
 
 export const METHOD = 'stripe'
-export const INTENT = 'charge'
 const SPT = /^spt_[A-Za-z0-9_]{1,200}$/
 
 /** The charge request every paid call offers: amount in cents, card through Stripe. */
@@ -47,41 +45,11 @@ export function chargeRequest(config: PaymentConfig) {
   }
 }
 
-export async function issueChallenge(
-  config: PaymentConfig,
-  binding: Binding,
-  description: string,
-  now = Date.now(),
-): Promise<Challenge> {
-  const fields = {
-    realm: config.realm,
-    method: METHOD,
-    intent: INTENT,
-    request: encodeText(canonicalize(chargeRequest(config))),
-    expires: new Date(now + config.challengeTtlMs).toISOString(),
-    opaque: opaqueFor(binding),
-  }
-  return asIssued({ id: await challengeId(config.hmacSecret, fields), ...fields }, description)
-}
-
-/**
- * A challenge in the form this service issues it (members and their order), with the route's
- * description: a challenge handed back is then byte for byte the one issued, whatever the client
- * echoed of the unbound members. Only issued challenges reach here (their id verified), and this
- * service issues none with `digest` or `header`.
- */
-export function asIssued(c: Omit<Challenge, 'description'>, description: string): Challenge {
-  return {
-    id: c.id,
-    realm: c.realm,
-    method: c.method,
-    intent: c.intent,
-    request: c.request,
-    expires: c.expires,
-    opaque: c.opaque,
-    description,
-  }
-}
+/** The card's offer, as its challenges carry it. */
+export const cardOffer = (config: PaymentConfig): Offer => ({
+  method: METHOD,
+  request: encodeText(canonicalize(chargeRequest(config))),
+})
 
 export type Settlement =
   | {
@@ -145,32 +113,8 @@ export async function verifyAndSettle(
     // Numbers JSON cannot round-trip (1e400) or nesting past the engine's limits: the client's error.
     return refuse('malformed-credential', 'the credential holds values that have no canonical JSON form')
   }
-  const expected = await challengeId(config.hmacSecret, {
-    realm: echoed.realm,
-    method: echoed.method,
-    intent: echoed.intent,
-    request,
-    expires: echoed.expires,
-    digest: echoed.digest,
-    opaque: echoed.opaque,
-    header: echoed.header,
-  })
-  if (!sameId(expected, echoed.id))
-    return refuse('invalid-challenge', 'the challenge was not issued by this server')
-  if (
-    echoed.realm !== config.realm ||
-    echoed.method !== METHOD ||
-    echoed.intent !== INTENT ||
-    request !== encodeText(canonicalize(chargeRequest(config)))
-  )
-    return refuse('invalid-challenge', 'the challenge does not match the current offer')
-  const expiresAt = echoed.expires ? Date.parse(echoed.expires) : Number.NaN
-  if (Number.isNaN(expiresAt)) return refuse('invalid-challenge', 'the challenge has no valid expiry')
-  if (!opaqueBinds(echoed.opaque, binding))
-    return refuse(
-      'invalid-challenge',
-      'the credential was issued for another request (path, query, tool or arguments)',
-    )
+  const checked = await verifyEchoedChallenge(config, cardOffer(config), { ...echoed, request }, binding)
+  if (!checked.ok) return checked
   const spt = credential.payload.spt
   if (typeof spt !== 'string' || !SPT.test(spt))
     return refuse('invalid-payload', 'payload.spt must be a Stripe shared payment token (spt_…)')
@@ -185,7 +129,7 @@ export async function verifyAndSettle(
     amount: PRICE.amount,
     currency: PRICE.currency,
     realm: config.realm,
-    expiresAt,
+    expiresAt: checked.expiresAt,
     now,
     processor: config.processor,
     limitedForS: await attempts.retryAfterS(),

@@ -6,15 +6,14 @@
  * the challenge and only then settles through the facilitator.
  */
 import { canonicalize } from '../../../schema/jcs.js'
-import { type Binding, opaqueBinds } from '../binding.js'
-import type { Challenge } from '../challenge.js'
-import { challengeId, sameId } from '../challenge-id.js'
+import type { Binding } from '../binding.js'
+import { type Challenge, verifyEchoedChallenge } from '../challenge.js'
 import type { AttemptGate, Ledger, PaymentConfig, Settlement } from '../charge.js'
 import { paymentIdentity } from '../payment-identity.js'
 import { refusal } from '../problems.js'
 import { ledgerRefusal } from '../settle-refusal.js'
 import type { TransferAuthorization } from './authorization.js'
-import { encodedEvmRequest } from './challenge.js'
+import { evmOffer } from './challenge.js'
 import { challengeNonce, checkAuthorization } from './check.js'
 import type { EvmConfig } from './config.js'
 import type { WalletNote } from './owed.js'
@@ -55,37 +54,14 @@ export async function payWithAuthorization(
     refusal: refusal(...args),
   })
   const { echoed } = payment
-  const expected = await challengeId(config.hmacSecret, {
-    realm: echoed.realm,
-    method: echoed.method,
-    intent: echoed.intent,
-    request: echoed.request,
-    expires: echoed.expires,
-    digest: echoed.digest,
-    opaque: echoed.opaque,
-    header: echoed.header,
-  })
-  if (!sameId(expected, echoed.id))
-    return refuse('invalid-challenge', 'the challenge was not issued by this server')
-  if (
-    echoed.realm !== config.realm ||
-    echoed.method !== EVM_METHOD ||
-    echoed.intent !== 'charge' ||
-    echoed.request !== encodedEvmRequest(evm)
-  )
-    return refuse('invalid-challenge', 'the challenge does not match the current offer')
+  const challenge = await verifyEchoedChallenge(config, evmOffer(evm), echoed, binding)
+  if (!challenge.ok) return challenge
+  const { expiresAt } = challenge
   const requirements = x402Requirements(evm, echoed)
   if (payment.wire === 'x402' && !sameOffer(payment.accepted, requirements))
     return refuse(
       'invalid-challenge',
       'accepted must be the payment requirements offered for this request, unchanged (amount, asset, payTo, network, extra)',
-    )
-  const expiresAt = echoed.expires ? Date.parse(echoed.expires) : Number.NaN
-  if (Number.isNaN(expiresAt)) return refuse('invalid-challenge', 'the challenge has no valid expiry')
-  if (!opaqueBinds(echoed.opaque, binding))
-    return refuse(
-      'invalid-challenge',
-      'the credential was issued for another request (path, query, tool or arguments)',
     )
   const checked = checkAuthorization(
     evm,
