@@ -14,7 +14,7 @@ import { refusal } from '../problems.js'
 import { ledgerRefusal } from '../settle-refusal.js'
 import type { TransferAuthorization } from './authorization.js'
 import { evmOffer } from './challenge.js'
-import { challengeNonce, checkAuthorization } from './check.js'
+import { type CheckedAuthorization, challengeNonce, checkAuthorization } from './check.js'
 import type { EvmConfig } from './config.js'
 import type { WalletNote } from './owed.js'
 import { atomicAmount, EVM_METHOD, x402Requirements } from './request.js'
@@ -70,8 +70,13 @@ export async function payWithAuthorization(
     now,
     payment.wire === 'mpp' ? challengeNonce(echoed.id, echoed.realm) : undefined,
   )
-  if (!checked.ok) return refuse(checked.problem, checked.detail)
-  const { authorization, signature, token } = checked.checked
+  if (!checked.ok && !checked.lapsed) return refuse(checked.problem, checked.detail)
+  // A lapsed authorization can pay nothing new, but the payment it made may have lost its answer:
+  // the ledger re-sends that, and refuses anything else as expired. Nothing new is claimed for it.
+  const lapsed = checked.ok ? undefined : checked.detail
+  const { authorization, signature, token } = checked.ok
+    ? checked.checked
+    : (checked.lapsed as CheckedAuthorization)
   // An authorization outliving its challenge by more than the x402 timeout could be settled long
   // after anyone could tell whether its answer was delivered: refused before it is claimed.
   const latest = Math.floor(expiresAt / 1000) + evm.maxTimeoutSeconds
@@ -81,21 +86,23 @@ export async function payWithAuthorization(
       `validBefore must be at most ${latest} (the challenge's expiry plus ${evm.maxTimeoutSeconds} s)`,
     )
 
-  // One authorization pays one challenge, whichever wire carries it: claimed before any settlement.
-  const holder = await claims.claim(token, echoed.id, Number(authorization.validBefore) * 1000)
-  if (holder !== echoed.id)
-    return refuse(
-      'invalid-challenge',
-      'this authorization was already given for another request; sign a new one for this challenge',
-    )
-  // Noted before any settlement: a payment settled but never answered is then always found.
-  await claims.note({
-    challengeId: echoed.id,
-    payer: authorization.from,
-    nonce: authorization.nonce,
-    amount: authorization.value,
-    expiresAt,
-  })
+  if (!lapsed) {
+    // One authorization pays one challenge, whichever wire carries it: claimed before any settlement.
+    const holder = await claims.claim(token, echoed.id, Number(authorization.validBefore) * 1000)
+    if (holder !== echoed.id)
+      return refuse(
+        'invalid-challenge',
+        'this authorization was already given for another request; sign a new one for this challenge',
+      )
+    // Noted before any settlement: a payment settled but never answered is then always found.
+    await claims.note({
+      challengeId: echoed.id,
+      payer: authorization.from,
+      nonce: authorization.nonce,
+      amount: authorization.value,
+      expiresAt,
+    })
+  }
   const result = await ledger.settle(echoed.id, {
     // The payment's identity: the challenge and the authorization, nothing else of the credential.
     payment: paymentIdentity(echoed.id, token),
@@ -109,6 +116,7 @@ export async function payWithAuthorization(
     processor: config.processor,
     limitedForS: await attempts.retryAfterS(),
     ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+    ...(lapsed === undefined ? {} : { unclaimable: lapsed }),
     wallet: {
       evm,
       paymentPayload: { x402Version: 2, accepted: requirements, payload: { authorization, signature } },
