@@ -4,7 +4,7 @@
  * that stalls, fails or answers nothing) resolved by reading the authorization's state on the
  * chain, never guessed. Every buyer is a freshly generated key; the stand-in chain is the judge.
  */
-import { type Hex, keccak256, toHex } from 'viem'
+import { keccak256, toHex } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { decodeReceipt, get } from '../support/service.js'
 import {
@@ -12,12 +12,15 @@ import {
   evmChallenge,
   freshBuyer,
   LOCAL_TOKEN,
+  paymentSignature,
   release,
   setBalance,
   setFault,
   settlementsFrom,
   sign,
   walletCredential,
+  x402Accepted,
+  x402Payment,
 } from '../support/wallet.js'
 
 const PATH = '/v1/fde-lessons?topic=retry'
@@ -43,9 +46,6 @@ async function expectRefused(r: Response, status: number, problem: string, retry
   expect(body).not.toHaveProperty('items')
   return body
 }
-
-const x402Header = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64')
-const decode = (header: string) => JSON.parse(Buffer.from(header, 'base64').toString('utf8'))
 
 describe('wallet rail: a credential that cannot pay is refused before any settlement', () => {
   const cases: [string, (c: ReturnType<typeof evmChallenge>) => object, object, string][] = [
@@ -110,18 +110,9 @@ describe('wallet rail: a credential that cannot pay is refused before any settle
   it('refusal: x402 requirements echoed with another amount are refused and settle nothing', async () => {
     const buyer = freshBuyer()
     const { required } = await challengeFor()
-    const accepted = { ...decode(required).accepts[0], amount: '1' }
-    const a = {
-      ...authorizationFor(buyer, { id: 'x', realm: 'x' } as never),
-      value: '1',
-      nonce: keccak256(toHex(`${Math.random()}`)),
-    }
-    const payload = {
-      x402Version: 2,
-      accepted,
-      payload: { authorization: a, signature: await sign(buyer, a) },
-    }
-    const r = await get(PATH, { headers: { 'payment-signature': x402Header(payload) } })
+    const accepted = { ...x402Accepted(required), amount: '1' }
+    const { header } = await x402Payment(buyer, accepted, `${Math.random()}`)
+    const r = await get(PATH, { headers: { 'payment-signature': header } })
     await expectRefused(r, 402, 'invalid-challenge', 'pay-again')
     expect(await settlementsFrom(buyer.address)).toHaveLength(0)
   })
@@ -142,34 +133,14 @@ describe('wallet rail: one authorization pays one answer', () => {
   it('money: an x402 authorization re-wrapped for another challenge is refused, on either wire', async () => {
     const buyer = freshBuyer()
     const first = await challengeFor()
-    const accepted = decode(first.required).accepts[0]
-    const a = {
-      from: buyer.address,
-      to: accepted.payTo as Hex,
-      value: accepted.amount as string,
-      validAfter: '0',
-      validBefore: String(now() + 300),
-      nonce: keccak256(toHex(`x402 ${buyer.address}`)),
-    }
-    const signature = await sign(buyer, a)
-    const paid = await get(PATH, {
-      headers: {
-        'payment-signature': x402Header({
-          x402Version: 2,
-          accepted,
-          payload: { authorization: a, signature },
-        }),
-      },
-    })
+    const payment = await x402Payment(buyer, x402Accepted(first.required), `x402 ${buyer.address}`)
+    const paid = await get(PATH, { headers: { 'payment-signature': payment.header } })
     expect(paid.status).toBe(200)
     // The same signed authorization, echoing a fresh challenge's requirements.
     const second = await challengeFor()
-    const rewrapped = {
-      x402Version: 2,
-      accepted: decode(second.required).accepts[0],
-      payload: { authorization: a, signature },
-    }
-    const r = await get(PATH, { headers: { 'payment-signature': x402Header(rewrapped) } })
+    const { authorization, signature } = payment
+    const rewrapped = paymentSignature(x402Accepted(second.required), { authorization, signature })
+    const r = await get(PATH, { headers: { 'payment-signature': rewrapped } })
     const body = await expectRefused(r, 402, 'invalid-challenge', 'pay-again')
     expect(String(body.detail)).toMatch(/another request/)
     expect(await settlementsFrom(buyer.address)).toHaveLength(1)
@@ -183,12 +154,8 @@ describe('wallet rail: one authorization pays one answer', () => {
     const auth = await walletCredential(buyer, challenge)
     expect((await get(PATH, { headers: { authorization: auth } })).status).toBe(200)
     const fresh = await challengeFor()
-    const payload = {
-      x402Version: 2,
-      accepted: decode(fresh.required).accepts[0],
-      payload: { authorization: a, signature },
-    }
-    const r = await get(PATH, { headers: { 'payment-signature': x402Header(payload) } })
+    const payment = paymentSignature(x402Accepted(fresh.required), { authorization: a, signature })
+    const r = await get(PATH, { headers: { 'payment-signature': payment } })
     await expectRefused(r, 402, 'invalid-challenge', 'pay-again')
     expect(await settlementsFrom(buyer.address)).toHaveLength(1)
   })
@@ -212,21 +179,8 @@ describe('wallet rail: one authorization pays one answer', () => {
   it('money: on the x402 wire the same payment payload and Idempotency-Key get the same bytes and receipt', async () => {
     const buyer = freshBuyer()
     const { required } = await challengeFor()
-    const accepted = decode(required).accepts[0]
-    const a = {
-      from: buyer.address,
-      to: accepted.payTo as Hex,
-      value: accepted.amount as string,
-      validAfter: '0',
-      validBefore: String(now() + 300),
-      nonce: keccak256(toHex(`resend ${buyer.address}`)),
-    }
-    const payment = x402Header({
-      x402Version: 2,
-      accepted,
-      payload: { authorization: a, signature: await sign(buyer, a) },
-    })
-    const headers = { 'payment-signature': payment, 'idempotency-key': `x-${buyer.address}` }
+    const payment = await x402Payment(buyer, x402Accepted(required), `resend ${buyer.address}`)
+    const headers = { 'payment-signature': payment.header, 'idempotency-key': `x-${buyer.address}` }
     const first = await get(PATH, { headers })
     const again = await get(PATH, { headers })
     expect(first.status).toBe(200)
@@ -239,21 +193,8 @@ describe('wallet rail: one authorization pays one answer', () => {
   it("refusal: an x402 payment echoing another resource's requirements is refused and settles nothing", async () => {
     const buyer = freshBuyer()
     const { required } = await challengeFor('/v1/fde-playbooks')
-    const accepted = decode(required).accepts[0]
-    const a = {
-      from: buyer.address,
-      to: accepted.payTo as Hex,
-      value: accepted.amount as string,
-      validAfter: '0',
-      validBefore: String(now() + 300),
-      nonce: keccak256(toHex(`elsewhere ${buyer.address}`)),
-    }
-    const payment = x402Header({
-      x402Version: 2,
-      accepted,
-      payload: { authorization: a, signature: await sign(buyer, a) },
-    })
-    const r = await get(PATH, { headers: { 'payment-signature': payment } })
+    const payment = await x402Payment(buyer, x402Accepted(required), `elsewhere ${buyer.address}`)
+    const r = await get(PATH, { headers: { 'payment-signature': payment.header } })
     await expectRefused(r, 402, 'invalid-challenge', 'pay-again')
     expect(await settlementsFrom(buyer.address)).toHaveLength(0)
   })
@@ -261,13 +202,9 @@ describe('wallet rail: one authorization pays one answer', () => {
   it('refusal: both Authorization: Payment and PAYMENT-SIGNATURE is a 400 naming the field, nothing settled', async () => {
     const buyer = freshBuyer()
     const { challenge, required } = await challengeFor()
-    const accepted = decode(required).accepts[0]
     const auth = await walletCredential(buyer, challenge)
     const r = await get(PATH, {
-      headers: {
-        authorization: auth,
-        'payment-signature': x402Header({ x402Version: 2, accepted, payload: {} }),
-      },
+      headers: { authorization: auth, 'payment-signature': paymentSignature(x402Accepted(required), {}) },
     })
     expect(r.status).toBe(400)
     expect(await r.json()).toMatchObject({ field: 'PAYMENT-SIGNATURE', retryable: 'same-credential' })

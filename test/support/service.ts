@@ -47,14 +47,22 @@ export function authorization(challenge: ReturnType<typeof challengeFrom>, paylo
   return Credential.serialize(Credential.from({ challenge, payload }))
 }
 
-/** Calls `path` unpaid, then pays its challenge with `spt`; returns both responses. */
-export async function payOnce(path: string, spt = token()) {
+/**
+ * Calls `path` unpaid, then pays its challenge with `spt` (under the Idempotency-Key `key`, if
+ * given); returns both responses and the request init that sends the same credential again.
+ */
+export async function payOnce(path: string, spt = token(), key?: string) {
   const unpaid = await get(path)
   const challenge = challengeFrom(unpaid)
   const auth = authorization(challenge, { spt })
-  const paid = await get(path, { headers: { authorization: auth } })
-  return { unpaid, challenge, auth, paid, spt }
+  const init = { headers: { authorization: auth, ...(key === undefined ? {} : { 'idempotency-key': key }) } }
+  const paid = await get(path, init)
+  return { unpaid, challenge, auth, init, paid, spt }
 }
+
+/** Sets the processor stand-in's test controls (faults, clock skew, search lag). */
+export const standin = (path: string, init: RequestInit = { method: 'POST' }) =>
+  fetch(`${inject('processorUrl')}${path}`, init)
 
 export function decodeReceipt(header: string | null): Record<string, unknown> {
   if (!header) throw new Error('no Payment-Receipt header')

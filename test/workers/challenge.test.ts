@@ -12,32 +12,13 @@ import {
   type Offer,
   verifyEchoedChallenge,
 } from '../../gateway/payment/challenge.js'
-import { type AttemptGate, cardOffer, type Ledger, verifyAndSettle } from '../../gateway/payment/charge.js'
+import { cardOffer, type Ledger, verifyAndSettle } from '../../gateway/payment/charge.js'
 import { evmOffer } from '../../gateway/payment/evm/challenge.js'
-import type { EvmConfig } from '../../gateway/payment/evm/config.js'
 import { payWithAuthorization } from '../../gateway/payment/evm/pay.js'
+import { openAttempts as attempts, testEvm, testPayment } from '../support/payment-config.js'
 
-const evm: EvmConfig = {
-  chainId: 84532,
-  token: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
-  tokenName: 'USDC',
-  tokenVersion: '2',
-  decimals: 6,
-  recipient: '0x00000000000000000000000000000000000000aA',
-  facilitatorUrl: 'http://127.0.0.1:9',
-  rpcUrl: 'http://127.0.0.1:9/rpc',
-  timeoutMs: 1000,
-  maxTimeoutSeconds: 300,
-}
-const config = {
-  realm: 'service.example',
-  hmacSecret: 'a challenge secret of at least thirty-two bytes',
-  networkId: 'acct_test',
-  challengeTtlMs: 30 * 60_000,
-  processor: { url: 'http://127.0.0.1:9', secret: 's', timeoutMs: 1000 },
-  receipts: {} as never,
-  evm,
-}
+const config = testPayment
+const evm = testEvm
 const binding = { via: 'http' as const, target: 'GET /v1/fde-lessons', query: 'topic=retry' }
 const another = { ...binding, query: 'topic=deploy' }
 const offers: [string, Offer][] = [
@@ -51,7 +32,7 @@ describe('one challenge code for both rails', () => {
       const now = Date.parse('2026-11-25T12:00:00Z')
       const issued = await issueChallenge(config, offer, binding, 'Lessons', now)
       expect(issued).toMatchObject({ method: offer.method, intent: 'charge', request: offer.request })
-      expect(issued.expires).toBe('2026-11-25T12:30:00.000Z')
+      expect(issued.expires).toBe(new Date(now + config.challengeTtlMs).toISOString())
       const echoed = { ...issued, description: 'anything the client says' }
       expect(await verifyEchoedChallenge(config, offer, echoed, binding)).toEqual({
         ok: true,
@@ -88,11 +69,6 @@ describe('one challenge code for both rails', () => {
         return { ok: false, reason: 'unavailable', detail: 'not reached' }
       },
     } as unknown as Ledger
-    const attempts: AttemptGate = {
-      retryAfterS: async () => 0,
-      fail: async () => {},
-      leftUnfinished: async () => {},
-    }
     const card = await issueChallenge(config, cardOffer(config), another, 'Lessons')
     const wallet = await issueChallenge(config, evmOffer(evm), another, 'Lessons')
     const byCard = await verifyAndSettle(

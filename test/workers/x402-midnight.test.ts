@@ -8,15 +8,13 @@
 import { env, runInDurableObject } from 'cloudflare:test'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
-import { CHALLENGE_TTL_MS } from '../../gateway/config.js'
 import { PREPARE } from '../../gateway/datasets/answers.js'
 import type { Env } from '../../gateway/env.js'
 import { normaliseQuery } from '../../gateway/payment/binding.js'
 import { issueChallenge } from '../../gateway/payment/challenge.js'
-import type { AttemptGate, PaymentConfig } from '../../gateway/payment/charge.js'
+import type { PaymentConfig } from '../../gateway/payment/charge.js'
 import { challengeFromAccepted, evmOffer } from '../../gateway/payment/evm/challenge.js'
 import { authorizationIdentity } from '../../gateway/payment/evm/check.js'
-import { checksum, type EvmConfig } from '../../gateway/payment/evm/config.js'
 import { payWithAuthorization, type WalletPayment } from '../../gateway/payment/evm/pay.js'
 import { x402Requirements } from '../../gateway/payment/evm/request.js'
 import { decodePaymentSignature } from '../../gateway/payment/evm/x402-wire.js'
@@ -24,37 +22,14 @@ import { echoedExpires, ledgerOf, tokenClaimsOf } from '../../gateway/payment/ht
 import { paymentIdentity } from '../../gateway/payment/payment-identity.js'
 import { defaultsClock } from '../../gateway/payment/request-clock.js'
 import type { LedgerRecord } from '../../gateway/payment/retention.js'
+import { CHALLENGE_TTL_MS } from '../../schema/config.js'
 import { TRANSFER_TYPES } from '../../schema/eip3009.js'
+import { openAttempts as attempts, testEvm, testPayment } from '../support/payment-config.js'
 
 const DAY = 24 * 60 * 60 * 1000
 const gateway = env as unknown as Env
-const evm: EvmConfig = {
-  chainId: 84532,
-  token: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
-  tokenName: 'USDC',
-  tokenVersion: '2',
-  decimals: 6,
-  recipient: checksum('0x00000000000000000000000000000000000000aa'),
-  // Nothing listens: no settlement can happen in this test, only what the ledger already holds.
-  facilitatorUrl: 'http://127.0.0.1:9',
-  rpcUrl: 'http://127.0.0.1:9/rpc',
-  timeoutMs: 1000,
-  maxTimeoutSeconds: 300,
-}
-const config = {
-  realm: 'service.example',
-  hmacSecret: 'a challenge secret of at least thirty-two bytes',
-  networkId: 'acct_test',
-  challengeTtlMs: CHALLENGE_TTL_MS,
-  processor: { url: 'http://127.0.0.1:9', secret: 's', timeoutMs: 1000 },
-  receipts: {} as never,
-  evm,
-} satisfies PaymentConfig
-const attempts: AttemptGate = {
-  retryAfterS: async () => 0,
-  fail: async () => {},
-  leftUnfinished: async () => {},
-}
+const evm = testEvm
+const config = testPayment satisfies PaymentConfig
 
 // A midnight two days ahead of the real clock, so every alarm the ledger sets lies ahead of it.
 const midnight = Math.ceil(Date.now() / DAY) * DAY + 2 * DAY
