@@ -5,8 +5,9 @@
  * chain, never guessed. Every buyer is a freshly generated key; the stand-in chain is the judge.
  */
 import { keccak256, toHex } from 'viem'
+import type { PrivateKeyAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
-import { decodeReceipt, get } from '../support/service.js'
+import { decodeReceipt, get, until } from '../support/service.js'
 import {
   authorizationFor,
   evmChallenge,
@@ -26,14 +27,19 @@ import {
 const PATH = '/v1/fde-lessons?topic=retry'
 const now = () => Math.floor(Date.now() / 1000)
 
-async function until(check: () => Promise<boolean>) {
-  while (!(await check())) await new Promise((r) => setTimeout(r, 50))
-}
-
 async function challengeFor(path = PATH) {
   const r = await get(path)
   expect(r.status).toBe(402)
   return { challenge: evmChallenge(r), required: r.headers.get('payment-required') as string }
+}
+
+/** A fresh challenge's wallet credential signed by `buyer`, sent under an Idempotency-Key of its own. */
+async function keyedCredential(buyer: PrivateKeyAccount, key: string) {
+  const { challenge } = await challengeFor()
+  return {
+    authorization: await walletCredential(buyer, challenge),
+    'idempotency-key': `${key}-${buyer.address}`,
+  }
 }
 
 /** A refusal: a problem with retryable, and none of the paid payload. */
@@ -162,11 +168,7 @@ describe('wallet rail: one authorization pays one answer', () => {
 
   it('money: the same credential under the same Idempotency-Key gets the same bytes and receipt', async () => {
     const buyer = freshBuyer()
-    const { challenge } = await challengeFor()
-    const headers = {
-      authorization: await walletCredential(buyer, challenge),
-      'idempotency-key': `w-${buyer.address}`,
-    }
+    const headers = await keyedCredential(buyer, 'w')
     const first = await get(PATH, { headers })
     const again = await get(PATH, { headers })
     expect(first.status).toBe(200)
@@ -224,11 +226,7 @@ describe('wallet rail: one authorization pays one answer', () => {
 
   it('money: concurrent copies of one credential settle once and all get the same answer', async () => {
     const buyer = freshBuyer()
-    const { challenge } = await challengeFor()
-    const headers = {
-      authorization: await walletCredential(buyer, challenge),
-      'idempotency-key': `c-${buyer.address}`,
-    }
+    const headers = await keyedCredential(buyer, 'c')
     const send = async () => {
       let r = await get(PATH, { headers })
       // A copy that could not wait is told to come back (503, same credential), never to pay.
@@ -250,11 +248,7 @@ describe('wallet rail: a facilitator that stalls, fails or answers nothing', () 
   async function pending(fault: 'stall' | 'fail' | 'lost' | 'silent') {
     const buyer = freshBuyer()
     await setFault(buyer.address, fault)
-    const { challenge } = await challengeFor()
-    const headers = {
-      authorization: await walletCredential(buyer, challenge),
-      'idempotency-key': `f-${buyer.address}`,
-    }
+    const headers = await keyedCredential(buyer, 'f')
     const first = await get(PATH, { headers })
     const body = await expectRefused(first, 503, 'internal-payment-error', 'same-credential')
     expect(first.headers.get('retry-after')).toMatch(/^\d+$/)
@@ -263,15 +257,20 @@ describe('wallet rail: a facilitator that stalls, fails or answers nothing', () 
     return { buyer, headers }
   }
 
-  it('money: a failing facilitator (503) settles nothing; the same credential pays once it is back', async () => {
-    const { buyer, headers } = await pending('fail')
-    expect(await settlementsFrom(buyer.address)).toHaveLength(0)
-    await setFault(buyer.address, null)
+  /** The same credential again: delivered, its receipt naming the one settlement the chain holds. */
+  async function deliveredOnce(buyer: { address: string }, headers: Record<string, string>) {
     const paid = await get(PATH, { headers })
     expect(paid.status).toBe(200)
     const settled = await settlementsFrom(buyer.address)
     expect(settled).toHaveLength(1)
     expect(decodeReceipt(paid.headers.get('payment-receipt')).reference).toBe(settled[0]?.transaction)
+  }
+
+  it('money: a failing facilitator (503) settles nothing; the same credential pays once it is back', async () => {
+    const { buyer, headers } = await pending('fail')
+    expect(await settlementsFrom(buyer.address)).toHaveLength(0)
+    await setFault(buyer.address, null)
+    await deliveredOnce(buyer, headers)
   })
 
   it('money: a stalled settlement that lands later is found on the chain and delivered, settled once', async () => {
@@ -279,21 +278,13 @@ describe('wallet rail: a facilitator that stalls, fails or answers nothing', () 
     await release(buyer.address)
     await until(async () => (await settlementsFrom(buyer.address)).length === 1)
     await setFault(buyer.address, null)
-    const paid = await get(PATH, { headers })
-    expect(paid.status).toBe(200)
-    const settled = await settlementsFrom(buyer.address)
-    expect(settled).toHaveLength(1)
-    expect(decodeReceipt(paid.headers.get('payment-receipt')).reference).toBe(settled[0]?.transaction)
+    await deliveredOnce(buyer, headers)
   })
 
   it('money: a settlement whose answer is lost is read from the chain (used) and delivered, never settled again', async () => {
     const { buyer, headers } = await pending('lost')
     expect(await settlementsFrom(buyer.address)).toHaveLength(1)
-    const paid = await get(PATH, { headers })
-    expect(paid.status).toBe(200)
-    const settled = await settlementsFrom(buyer.address)
-    expect(settled).toHaveLength(1)
-    expect(decodeReceipt(paid.headers.get('payment-receipt')).reference).toBe(settled[0]?.transaction)
+    await deliveredOnce(buyer, headers)
   })
 
   it('money: a facilitator that answers nothing and settles nothing leaves the authorization unused; the retry pays once', async () => {

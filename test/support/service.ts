@@ -60,6 +60,11 @@ export async function payOnce(path: string, spt = token(), key?: string) {
   return { unpaid, challenge, auth, init, paid, spt }
 }
 
+/** Waits until `check` holds, asking again every 50 ms (the test's own limit bounds the wait). */
+export async function until(check: () => Promise<boolean>) {
+  while (!(await check())) await new Promise((r) => setTimeout(r, 50))
+}
+
 /** Sets the processor stand-in's test controls (faults, clock skew, search lag). */
 export const standin = (path: string, init: RequestInit = { method: 'POST' }) =>
   fetch(`${inject('processorUrl')}${path}`, init)
