@@ -47,6 +47,14 @@ export function authorization(challenge: ReturnType<typeof challengeFrom>, paylo
   return Credential.serialize(Credential.from({ challenge, payload }))
 }
 
+/** A fresh challenge for `path` (asked with `headers`), and a credential paying it with a stand-in token of `kind`. */
+export async function cardCredential(path: string, kind = 'ok', headers: Record<string, string> = {}) {
+  const challenge = challengeFrom(await get(path, { headers }))
+  const spt = token(kind)
+  const credential = authorization(challenge, { spt })
+  return { challenge, spt, authorization: credential, auth: { headers: { authorization: credential } } }
+}
+
 /**
  * Calls `path` unpaid, then pays its challenge with `spt` (under the Idempotency-Key `key`, if
  * given); returns both responses and the request init that sends the same credential again.
