@@ -21,6 +21,9 @@ export interface Env extends EvmVars {
   /** Refused payments a client may make per minute before 429 (default in failure-window.ts). */
   FAILED_PAYMENTS_PER_MINUTE?: string
   UNFINISHED_PAYMENTS_PER_HOUR?: string
+  /** Per IPv6 /48 and per processor account (defaults in schema/config.ts). */
+  UNFINISHED_PAYMENTS_PER_HOUR_PER_48?: string
+  ACCOUNT_UNFINISHED_PAYMENTS_PER_HOUR?: string
   /** The submissions Worker (D1): submit, aggregates, counters. */
   SUBMISSIONS: Fetcher
   /** `production` refuses the local processor stand-in; `local` is what `npm start` sets. */

@@ -18,6 +18,7 @@ import { hungUp, isHangUp } from './http/hang-up.js'
 import { jsonResponse, serializedResponse, serializeOnce } from './http/json.js'
 import { notFound, problem, problemResponse } from './http/problem.js'
 import { handleMcp } from './mcp/handler.js'
+import { accountBacklog } from './payment/attempts.js'
 import { normaliseQuery } from './payment/binding.js'
 import { WALLET_OWED_PATH, walletOwedRoute } from './payment/evm/owed-route.js'
 import { echoedExpires, ledgerOf, PAID_CACHE_CONTROL, requirePayment } from './payment/http.js'
@@ -230,9 +231,11 @@ export default {
       cursorStoreOf(env.LEDGER),
       controller.scheduledTime,
     )
-    console.log('reconciler', JSON.stringify(report))
-    // The metric an operator alerts on: blob1 other than `complete` (behind, refunds owed, a backlog).
-    env.RECONCILER_METRICS?.writeDataPoint(reconcilerMetric(report))
+    // What reaches the reconciler is bounded per account: how near that bound the last hour came.
+    const account = await accountBacklog(env.ATTEMPTS, env).catch(() => undefined)
+    console.log('reconciler', JSON.stringify({ ...report, account }))
+    // The metric an operator alerts on: blob1 other than `complete` (behind, refunds owed, the account at its bound, a backlog).
+    env.RECONCILER_METRICS?.writeDataPoint(reconcilerMetric(report, account))
     if (report.bandComplete && (report.refundsOwed > 0 || report.backlog > 0))
       console.error(
         'reconciler-owed',

@@ -30,3 +30,23 @@ export const STANDIN_SECRET = 'sk_test_standin'
  * request (Link allows 30 minutes); still single-use and bound to its request.
  */
 export const CHALLENGE_TTL_MS = 30 * 60 * 1000
+
+/**
+ * Unfinished processor intents (refused, waiting for an extra step, processing) allowed per hour to
+ * one IPv6 /48, beside each of its /64s' own budget (UNFINISHED_PAYMENTS_PER_HOUR): a tunnel broker
+ * or a host hands anyone a /48, which would otherwise be 65,536 budgets. Two /64s' worth.
+ */
+export const UNFINISHED_PAYMENTS_PER_HOUR_PER_48 = 200
+/**
+ * Unfinished intents per hour on the whole processor account, every client together: what reaches
+ * the reconciler. A day of them (24,000) is read by its band walk (20,000 intents a run) without
+ * falling behind, and each is looked at again within 12 hours (500 a run), inside the 48-hour
+ * look-back.
+ */
+export const ACCOUNT_UNFINISHED_PAYMENTS_PER_HOUR = 1000
+/**
+ * An address many parties share (an IPv4 address behind NAT, an IPv6 /48) keeps room past its
+ * bound for one more claim per this long, so a neighbour waits minutes, not the hour another
+ * client's unfinished intents would fill; the bound grows by 12 an hour at most.
+ */
+export const SHARED_ADDRESS_ROOM_MS = 5 * 60 * 1000

@@ -91,6 +91,8 @@ const describe = (s: Situation | undefined) =>
 
 /** Whether the situation may be an emergency: said so, or not said (an emergency path then shows). */
 const mayBeEmergency = (s: Situation | undefined) => s?.emergency !== false && s?.emergency !== 'false'
+/** Whether the situation says it is an emergency: the emergency path is then read before the routine check. */
+const saysEmergency = (s: Situation | undefined) => s?.emergency === true || s?.emergency === 'true'
 
 /** Why an item applies; an unanswered fact is named with the answer that would drop the item. */
 function appliesLine(appliesTo: readonly string[], why: AppliesBecause | undefined): string {
@@ -173,15 +175,19 @@ interface Context {
   worked?: Record<string, WorkedThreshold[]>
   revert: boolean
   emergency: boolean
+  /** Said to be an emergency: the emergency path comes first, above the routine wording it overrides. */
+  first?: boolean
 }
 
 function gateLines(g: PublishedGate, c: Context) {
   const spec = g.check_spec
+  const urgent = g.in_an_emergency && c.emergency ? [`  - In an emergency: ${line(g.in_an_emergency)}`] : []
   return [
     `- [ ] \`${g.id}\` (${spec.on_fail}): ${line(g.title)}`,
-    `  - Check: ${line(spec.pass_when)}.`,
+    ...(c.first ? urgent : []),
+    `  - Check${c.first && urgent.length ? ' (routine, when not an emergency)' : ''}: ${line(spec.pass_when)}.`,
     `  - Read: ${spec.inputs.map((i) => `${i.name}: ${line(i.read_with)}`).join('; ')}.`,
-    ...(g.in_an_emergency && c.emergency ? [`  - In an emergency: ${line(g.in_an_emergency)}`] : []),
+    ...(c.first ? [] : urgent),
     `  - ${appliesLine(spec.applies_to, c.because?.[g.id])}`,
     `  - ${failureLine(g, c.revert)}`,
     ...(g.thresholds.length ? [`  - ${thresholdLine(g.thresholds)}`] : []),
@@ -224,12 +230,14 @@ function ruleLines(r: PublishedRule, c: Context): string[] {
   const why = c.because?.[r.id]
   // The statement carries the check with each threshold's value and unit written in (the JSON form
   // names them); the lines after it say where it applies, who may waive it, and where it was learned.
+  const urgent = r.in_an_emergency && c.emergency ? [`- In an emergency: ${line(r.in_an_emergency)}`] : []
   return [
     `### \`${r.id}\`: ${line(r.title)}${r.access === 'free' ? ' (foundational, free)' : ''}`,
     '',
+    ...(c.first && urgent.length ? [...urgent, ''] : []),
     line(r.constraint.statement),
     '',
-    ...(r.in_an_emergency && c.emergency ? [`- In an emergency: ${line(r.in_an_emergency)}`] : []),
+    ...(c.first ? [] : urgent),
     ...workedLine(c.worked?.[r.id], r.thresholds),
     c.revert
       ? `- ${appliesLine(spec.applies_to, why)} Cannot check it: tell ${spec.exception_approver}; never hold the revert for it.`
@@ -334,6 +342,7 @@ const contextOf = (a: Situated): Context => ({
   worked: a.worked_out,
   revert: a.situation?.action === 'revert',
   emergency: mayBeEmergency(a.situation),
+  first: saysEmergency(a.situation),
 })
 
 export function checklistMarkdown(format: MarkdownFormat, a: ChecklistAnswer, origin: Origin): string {

@@ -10,7 +10,7 @@ export type Retryable = 'pay-again' | 'same-credential' | false
 /** Each value and what it asks of the client. */
 export const RETRYABLE_MEANING: Record<`${Retryable}`, string> = {
   'pay-again':
-    "this credential will never be accepted and nothing was charged for it: pay the fresh challenge that comes with this 402 (WWW-Authenticate, or the MCP payment-required _meta), or after a 429's Retry-After the one a new request without a credential gets, and send the request with the new credential",
+    "this credential will never be accepted and nothing was charged for it: pay the fresh challenge that comes with this 402 (WWW-Authenticate, or the MCP payment-required _meta), or after a 429's or 503's Retry-After the one a new request without a credential gets, and send the request with the new credential",
   'same-credential':
     'send the same request again with the same credential (and the same Idempotency-Key), after Retry-After when one is given; do not pay again, that could pay twice for one answer',
   false:

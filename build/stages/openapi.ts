@@ -63,13 +63,13 @@ function paymentRefusals() {
     },
     PaymentLimited: {
       description:
-        'Too many payments refused for this client within a minute (retryable "same-credential" after Retry-After; no challenge, nothing claimed or charged)',
+        'Too many refused or unfinished payments from this client (too-many-failed-attempts; no challenge, nothing claimed or charged): after Retry-After, retryable "same-credential" if the challenge outlives the wait, else "pay-again"',
       content: paymentProblem('application/problem+json'),
       headers: retryAfter,
     },
     PaymentPending: {
       description:
-        'The payment is pending (processor slow, processing, unreachable, or the first request with this credential still settling): retryable "same-credential", send the same credential again after Retry-After; it is never charged twice. Or the dataset could not be read (data-unavailable, before any challenge, nothing charged): repeat after Retry-After',
+        'The payment is pending (processor slow, processing, unreachable, or the first request with this credential still settling): retryable "same-credential", send the same credential again after Retry-After; it is never charged twice. Or the dataset could not be read (data-unavailable, before any challenge, nothing charged): repeat after Retry-After. Or every client\'s unfinished payments together are at the hourly bound (payments-busy, nothing claimed or charged): as for 429',
       content: paymentProblem('application/problem+json'),
       headers: retryAfter,
     },

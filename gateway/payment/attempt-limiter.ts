@@ -1,40 +1,42 @@
 /**
- * Payment attempts per client, one Durable Object per client (named by a hash of its address,
- * never the address), over two budgets: the processor's fresh refusals (a made-up or stolen card,
- * per minute), and every new processor intent that did not complete (per hour): a card that
- * always needs an extra step or always stays processing costs the buyer nothing, yet each try adds
- * an intent to the processor account that the reconciler and every retry must read past. Kept in
- * memory only: nothing about a client is written to disk, and an evicted object forgets, which
- * errs on the side of the buyer.
+ * Keeps the failure windows of one budget (a client, an IPv6 /48, or the whole account; attempts.ts
+ * names them), one Durable Object each, named by a hash of the key, never the address. The times
+ * live in the object's storage, so an evicted or restarted object still knows them; an alarm
+ * deletes everything once the newest time has left its window, so nothing about a client is kept
+ * longer than its budget needs it (an hour at most). The arithmetic is failure-window.ts's.
  */
 import { DurableObject } from 'cloudflare:workers'
-import { FAILED_PAYMENTS_PER_MINUTE, FailureWindow, UNFINISHED_PAYMENTS_PER_HOUR } from './failure-window.js'
+import { type Budget, type Kept, spent, waitMs } from './failure-window.js'
 
-interface LimiterEnv {
-  FAILED_PAYMENTS_PER_MINUTE?: string
-  UNFINISHED_PAYMENTS_PER_HOUR?: string
-}
-
-export class AttemptLimiter extends DurableObject<LimiterEnv> {
-  private readonly refused = new FailureWindow(
-    Number(this.env.FAILED_PAYMENTS_PER_MINUTE ?? FAILED_PAYMENTS_PER_MINUTE),
-    60_000,
-  )
-  private readonly unfinished = new FailureWindow(
-    Number(this.env.UNFINISHED_PAYMENTS_PER_HOUR ?? UNFINISHED_PAYMENTS_PER_HOUR),
-    60 * 60_000,
-  )
-
-  retryAfterS(): number {
+export class AttemptLimiter extends DurableObject {
+  /** Seconds until a claim is allowed under every named window, 0 when one is allowed now. */
+  async waitS(budgets: Record<string, Budget>): Promise<number> {
+    const kept = await this.ctx.storage.get<Kept>(Object.keys(budgets))
     const now = Date.now()
-    return Math.max(this.refused.retryAfterS(now), this.unfinished.retryAfterS(now))
+    const ms = Object.entries(budgets).map(([name, b]) => waitMs(kept.get(name), b, now))
+    return Math.ceil(Math.max(0, ...ms) / 1000)
   }
 
-  fail(): void {
-    this.refused.fail(Date.now())
+  /** Counts a failure in the named window. */
+  async spend(name: string, b: Budget): Promise<void> {
+    const now = Date.now()
+    const until = Math.max((await this.ctx.storage.get<number>('until')) ?? 0, now + b.windowMs)
+    await this.ctx.storage.put({
+      [name]: spent(await this.ctx.storage.get<Kept>(name), b, now),
+      until,
+    })
+    await this.ctx.storage.setAlarm(until)
   }
 
-  leftUnfinished(): void {
-    this.unfinished.fail(Date.now())
+  /** Failures in the named window now (the account's backlog, for the reconciler's metric). */
+  async count(name: string, windowMs: number): Promise<number> {
+    const now = Date.now()
+    return ((await this.ctx.storage.get<Kept>(name))?.times ?? []).filter((t) => t > now - windowMs).length
+  }
+
+  override async alarm(): Promise<void> {
+    const until = (await this.ctx.storage.get<number>('until')) ?? 0
+    if (Date.now() >= until) await this.ctx.storage.deleteAll()
+    else await this.ctx.storage.setAlarm(until)
   }
 }

@@ -1,7 +1,7 @@
 /**
- * A sliding window of failed payment attempts for one client: at `limit` failures within
- * `windowMs`, further attempts are turned away until the oldest failure leaves the window.
- * Only failures count, so a buyer who pays successfully at any rate is never slowed.
+ * A sliding window of failed payment attempts, as the times kept for it (oldest first): at `limit`
+ * within `windowMs`, further claims wait until the oldest leaves the window. Only failures count,
+ * so a buyer who pays successfully at any rate is never slowed. Pure: the limiter keeps the times.
  */
 /** A made-up token costs one processor call; ten a minute is far past any honest buyer's bad luck. */
 export const FAILED_PAYMENTS_PER_MINUTE = 10
@@ -12,22 +12,32 @@ export const FAILED_PAYMENTS_PER_MINUTE = 10
  */
 export const UNFINISHED_PAYMENTS_PER_HOUR = 100
 
-export class FailureWindow {
-  private failures: number[] = []
+export interface Budget {
+  limit: number
+  windowMs: number
+  /** A shared address: past its limit, room for one more claim per this long. */
+  roomMs?: number
+}
 
-  constructor(
-    private readonly limit: number,
-    private readonly windowMs: number,
-  ) {}
+/** What a limiter keeps of one window: failure times (oldest first), and when its room was last taken. */
+export interface Kept {
+  times: number[]
+  room?: number
+}
 
-  /** Seconds until another attempt is allowed, or 0 when one is allowed now. */
-  retryAfterS(now: number): number {
-    this.failures = this.failures.filter((t) => t > now - this.windowMs)
-    if (this.failures.length < this.limit) return 0
-    return Math.max(1, Math.ceil(((this.failures[0] as number) + this.windowMs - now) / 1000))
-  }
+/** Milliseconds until a claim is allowed, 0 when one is allowed now. */
+export function waitMs(kept: Kept | undefined, b: Budget, now: number): number {
+  const live = (kept?.times ?? []).filter((t) => t > now - b.windowMs)
+  if (live.length < b.limit) return 0
+  // Only the newest `limit` are kept (spent), so the oldest kept is the one that frees a place.
+  const full = (live[live.length - b.limit] as number) + b.windowMs - now
+  if (b.roomMs === undefined) return full
+  return Math.max(0, Math.min(full, (kept?.room ?? Number.NEGATIVE_INFINITY) + b.roomMs - now))
+}
 
-  fail(now: number): void {
-    this.failures.push(now)
-  }
+/** What to keep after a failure at `now`: the times still in the window, at most `limit`; a claim past the limit took the room. */
+export function spent(kept: Kept | undefined, b: Budget, now: number): Kept {
+  const live = (kept?.times ?? []).filter((t) => t > now - b.windowMs)
+  const room = live.length >= b.limit ? now : kept?.room
+  return { times: [...live, now].slice(-b.limit), ...(room === undefined ? {} : { room }) }
 }

@@ -8,7 +8,7 @@ import { canonicalize } from '../../schema/jcs.js'
 import { PRICE } from '../../schema/routes.js'
 import type { Env } from '../env.js'
 import { badRequest, problem, problemResponse } from '../http/problem.js'
-import { sha256Hex } from '../sha256-hex.js'
+import { attemptGate } from './attempts.js'
 import type { Binding } from './binding.js'
 import { asIssued, formatChallenge, issueChallenge } from './challenge.js'
 import { type AttemptGate, cardOffer, type Ledger, type PaymentConfig, verifyAndSettle } from './charge.js'
@@ -57,15 +57,9 @@ export function tokenClaimsOf(env: Env): WalletClaims {
   }
 }
 
-/** The failed-attempt gate of one client, named by a hash of its key (client-key.ts), never the address. */
-export async function attemptsOf(env: Env, client: string): Promise<AttemptGate> {
-  const limiter = env.ATTEMPTS.get(env.ATTEMPTS.idFromName(await sha256Hex(`attempts:${client}`)))
-  return {
-    retryAfterS: () => limiter.retryAfterS(),
-    fail: () => limiter.fail(),
-    leftUnfinished: () => limiter.leftUnfinished(),
-  }
-}
+/** The failed-attempt gate of one client (attempts.ts). */
+export const attemptsOf = (env: Env, client: string): Promise<AttemptGate> =>
+  attemptGate(env.ATTEMPTS, client, env)
 
 /** The expiry the request's credential echoes, if it carries one that parses (request-clock.ts). */
 export function echoedExpires(request: Request): string | undefined {

@@ -6,10 +6,17 @@ import { type Refusal, refusal } from './problems.js'
  * worth sending again only if its challenge outlives the wait; otherwise the advice is a new payment
  * once the wait is over. Retry-After is the client's wait either way, so it never outlives its referent.
  */
-export function limitedRefusal(detail: string, retryAfterS: number, expiresAt: number, now: number): Refusal {
+export function limitedRefusal(
+  detail: string,
+  retryAfterS: number,
+  expiresAt: number,
+  now: number,
+  /** The whole account is at its bound (503 `payments-busy`), not this client (429). */
+  accountBusy = false,
+): Refusal {
   const outlives = expiresAt - now > retryAfterS * 1000
   return refusal(
-    'too-many-failed-attempts',
+    accountBusy ? 'payments-busy' : 'too-many-failed-attempts',
     outlives
       ? detail
       : `${detail}; the challenge expires before then, so request a fresh one after the wait (nothing was charged)`,

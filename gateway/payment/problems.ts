@@ -23,12 +23,14 @@ export const PAYMENT_PROBLEMS = {
   'too-many-failed-attempts': 'Too Many Failed Payment Attempts',
   'payment-refunded': 'Payment Refunded',
   'payment-already-accepted': 'Payment Already Accepted',
+  'payments-busy': 'Payments Busy',
 } as const
 /** Problems of this service's own, outside the draft's table. */
 const OWN_PROBLEMS = new Set<PaymentProblem>([
   'too-many-failed-attempts',
   'payment-refunded',
   'payment-already-accepted',
+  'payments-busy',
 ])
 
 export type PaymentProblem = keyof typeof PAYMENT_PROBLEMS
@@ -45,6 +47,7 @@ const RETRYABLE: Record<PaymentProblem, Retryable> = {
   'payment-action-required': 'same-credential',
   'internal-payment-error': 'same-credential',
   'too-many-failed-attempts': 'same-credential',
+  'payments-busy': 'same-credential',
   'payment-already-accepted': false,
 }
 
@@ -86,6 +89,7 @@ export function problemBody(r: Refusal, challengeId?: string, walletOffered = fa
 const STATUS: Partial<Record<PaymentProblem, Refusal['status']>> = {
   'internal-payment-error': 503,
   'too-many-failed-attempts': 429,
+  'payments-busy': 503,
   'payment-already-accepted': 409,
 }
 

@@ -288,17 +288,21 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 /**
  * The Analytics Engine data point of one run, the metric an operator alerts on: blob1 names the
  * worst state (`behind`: the band was not read to its end; `refunds-owed`: a refund could not be made
- * yet; `backlog`: more kept entries than one run looks at; else `complete`); doubles: runs behind,
- * pages, intents examined, refunds made, refunds owed, unfinished intents kept, backlog.
+ * yet; `account-bound`: the account's unfinished intents of the last hour are at their bound, so new
+ * claims are refused; `backlog`: more kept entries than one run looks at; else `complete`); doubles:
+ * runs behind, pages, intents examined, refunds made, refunds owed, unfinished intents kept, backlog,
+ * and the account's unfinished intents of the last hour.
  */
-export function reconcilerMetric(report: ReconcileReport) {
+export function reconcilerMetric(report: ReconcileReport, account?: { unfinished: number; limit: number }) {
   const state = !report.bandComplete
     ? 'behind'
     : report.refundsOwed > 0
       ? 'refunds-owed'
-      : report.backlog > 0
-        ? 'backlog'
-        : 'complete'
+      : account && account.unfinished >= account.limit
+        ? 'account-bound'
+        : report.backlog > 0
+          ? 'backlog'
+          : 'complete'
   return {
     blobs: [state, report.failure ?? ''],
     doubles: [
@@ -309,6 +313,7 @@ export function reconcilerMetric(report: ReconcileReport) {
       report.refundsOwed,
       report.unfinished,
       report.backlog,
+      account?.unfinished ?? 0,
     ],
     indexes: ['reconciler'],
   }

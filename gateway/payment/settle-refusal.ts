@@ -2,15 +2,16 @@
  * What the buyer is told when the ledger did not settle a credential, whatever the method: the
  * ledger's reason as a payment problem, counted against the client where it cost something.
  */
+
+import type { BudgetGate } from './attempts.js'
 import type { Challenge } from './challenge.js'
-import type { AttemptGate } from './charge.js'
 import { limitedRefusal } from './limited-refusal.js'
 import { type Refusal, refusal } from './problems.js'
 import type { SettleResult } from './settlement.js'
 
 export async function ledgerRefusal(
   result: Extract<SettleResult, { ok: false }>,
-  attempts: AttemptGate,
+  attempts: BudgetGate,
   /** The challenge the credential answers, with its request as issued (a string). */
   echoed: Challenge,
 ): Promise<Refusal> {
@@ -56,13 +57,18 @@ export async function ledgerRefusal(
         retryable: 'same-credential',
         ...optionalRetryAfter(result.retryAfterS),
       })
-    case 'limited':
+    case 'limited': {
+      const busy = attempts.accountBusy?.() === true
       return limitedRefusal(
-        result.detail,
+        busy
+          ? `every client's unfinished payments together are at the hourly bound; try again in ${result.retryAfterS} s`
+          : result.detail,
         result.retryAfterS ?? 0,
         Date.parse(echoed.expires ?? ''),
         Date.now(),
+        busy,
       )
+    }
   }
 }
 

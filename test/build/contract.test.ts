@@ -13,7 +13,12 @@ import {
 } from '../../gateway/payment/failure-window.js'
 import { PAYMENT_PROBLEMS } from '../../gateway/payment/problems.js'
 import { ANSWER_REPLAY_MS, RECONCILE_LOOKBACK_MS } from '../../gateway/payment/retention.js'
-import { CHALLENGE_TTL_MS } from '../../schema/config.js'
+import {
+  ACCOUNT_UNFINISHED_PAYMENTS_PER_HOUR,
+  CHALLENGE_TTL_MS,
+  SHARED_ADDRESS_ROOM_MS,
+  UNFINISHED_PAYMENTS_PER_HOUR_PER_48,
+} from '../../schema/config.js'
 import { MCP_PROTOCOL_VERSIONS, MCP_TOOLS } from '../../schema/mcp-tools.js'
 import { COVERAGE_GOAL, PricingIndexDescriptor, REREAD_PERIOD_DAYS } from '../../schema/pricing-index.js'
 import { RETIRED_KEY_DAYS } from '../../schema/receipt-claims.js'
@@ -92,6 +97,11 @@ describe('schema/CONTRACT.md against the code', () => {
     says(
       `${FAILED_PAYMENTS_PER_MINUTE} refused within a minute, or ${UNFINISHED_PAYMENTS_PER_HOUR} unfinished within an hour`,
     )
+    says(
+      `${UNFINISHED_PAYMENTS_PER_HOUR_PER_48} unfinished within an hour, then 429 for new claims (\`UNFINISHED_PAYMENTS_PER_HOUR_PER_48\`)`,
+    )
+    says(`one more new claim every ${SHARED_ADDRESS_ROOM_MS / 60_000} minutes (\`SHARED_ADDRESS_ROOM_MS\`)`)
+    says(`${ACCOUNT_UNFINISHED_PAYMENTS_PER_HOUR} unfinished within an hour, then 503 \`payments-busy\``)
     says(`| answer replay | a repeat under its \`Idempotency-Key\` | ${ANSWER_REPLAY_MS / HOUR_MS} hours`)
     says(`looking back ${RECONCILE_LOOKBACK_MS / HOUR_MS} hours`)
     says(`| submission body | \`POST /v1/pricing/submit\` | ${MAX_SUBMISSION_BYTES / 1024} KiB`)

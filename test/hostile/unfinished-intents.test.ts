@@ -42,7 +42,8 @@ async function credential(client: Record<string, string>, kind: string) {
 
 describe('intents that do not complete', () => {
   it('behavior: past the hourly budget a client gets 429 for new claims, while its known credentials still settle', async () => {
-    const client = { 'cf-connecting-ip': '198.18.0.1' }
+    // An IPv6 /64, one host: no room kept for neighbours, as for a shared IPv4 (client-budgets.test.ts).
+    const client = { 'cf-connecting-ip': '2001:db8:18:1::1' }
     // One processing payment: one intent. Retries of it add none and count nothing.
     const pending = await credential(client, 'processing')
     const first = await get(pending)
@@ -71,7 +72,9 @@ describe('intents that do not complete', () => {
     await fetch(`${service.processor.url}/__standin/complete/${intent}`, { method: 'POST' })
     expect((await get(pending)).status).toBe(200)
     // Another client is another budget.
-    expect((await get(await credential({ 'cf-connecting-ip': '198.18.0.2' }, 'action'))).status).toBe(402)
+    expect((await get(await credential({ 'cf-connecting-ip': '2001:db8:19:1::1' }, 'action'))).status).toBe(
+      402,
+    )
   })
 
   it("behavior: the processor's own failures (a 500 before any payment) never spend a client's budget (#36 L1)", async () => {

@@ -280,4 +280,33 @@ describe('nothing owed is ever dropped (#36 M2)', () => {
       expect.arrayContaining([1, 3]),
     )
   })
+
+  it('behavior: the account at its bound of unfinished intents (new claims refused) is in the metric (#36 L1)', () => {
+    const base = {
+      examined: 0,
+      'refunded-now': 0,
+      'refunded-before': 0,
+      'refund-pending': 0,
+      delivered: 0,
+      deliverable: 0,
+      band: { gte: 0, lte: 0 },
+      bandComplete: true,
+      behindRuns: 0,
+      pages: 1,
+      rechecked: 0,
+      refundsOwed: 0,
+      unfinished: 0,
+      backlog: 2,
+    }
+    const below = reconcilerMetric(base, { unfinished: 999, limit: 1000 })
+    expect(below.blobs[0]).toBe('backlog')
+    expect(below.doubles.at(-1)).toBe(999)
+    const at = reconcilerMetric(base, { unfinished: 1000, limit: 1000 })
+    expect(at.blobs[0]).toBe('account-bound')
+    expect(at.doubles.at(-1)).toBe(1000)
+    // A band not read, or a refund owed, stays the worse news.
+    expect(reconcilerMetric({ ...base, refundsOwed: 1 }, { unfinished: 1000, limit: 1000 }).blobs[0]).toBe(
+      'refunds-owed',
+    )
+  })
 })

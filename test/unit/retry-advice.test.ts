@@ -27,3 +27,20 @@ describe('a client over its limit', () => {
     expect(limitedRefusal('x', 600, now + 600_000, now).retryable).toBe('pay-again')
   })
 })
+
+describe('the whole account at its bound of unfinished payments (#36 L1)', () => {
+  it('behavior: 503 payments-busy, Retry-After the wait, and the same advice rule as a client over its limit', () => {
+    expect(limitedRefusal('x', 40, now + 10 * 60_000, now, true)).toMatchObject({
+      status: 503,
+      problem: 'payments-busy',
+      retryable: 'same-credential',
+      retryAfterS: 40,
+    })
+    expect(limitedRefusal('x', 3000, now + 30 * 60_000, now, true)).toMatchObject({
+      status: 503,
+      problem: 'payments-busy',
+      retryable: 'pay-again',
+      retryAfterS: 3000,
+    })
+  })
+})

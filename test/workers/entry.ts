@@ -1,4 +1,5 @@
 /** The pool needs a Worker entry; the tests import the payment modules directly. */
+export { AttemptLimiter } from '../../gateway/payment/attempt-limiter.js'
 export { PaymentLedger } from '../../gateway/payment/ledger.js'
 
 export default {
