@@ -107,23 +107,27 @@ export async function issueChallenge(
 }
 
 /**
- * A challenge in the form this service issues it (members and their order), with the route's
- * description: a challenge handed back is then byte for byte the one issued, whatever the client
- * echoed of the unbound members. Only issued challenges reach here (their id verified), and this
- * service issues none with `digest` or `header`.
+ * The members this service issues, in its order, and nothing else the client echoed. Only issued
+ * challenges reach here (their id verified), and this service issues none with `digest` or `header`.
  */
-export function asIssued(c: Omit<Challenge, 'description'>, description: string): Challenge {
-  return {
-    id: c.id,
-    realm: c.realm,
-    method: c.method,
-    intent: c.intent,
-    request: c.request,
-    expires: c.expires,
-    opaque: c.opaque,
-    description,
-  }
-}
+export const issuedMembers = (c: Challenge): Challenge => ({
+  id: c.id,
+  realm: c.realm,
+  method: c.method,
+  intent: c.intent,
+  request: c.request,
+  expires: c.expires,
+  opaque: c.opaque,
+})
+
+/**
+ * A challenge in the form this service issues it, with the route's description: a challenge handed
+ * back is then byte for byte the one issued, whatever the client echoed of the unbound members.
+ */
+export const asIssued = (c: Challenge, description: string): Challenge => ({
+  ...issuedMembers(c),
+  description,
+})
 
 export type EchoedCheck = { ok: true; expiresAt: number } | { ok: false; refusal: Refusal }
 
