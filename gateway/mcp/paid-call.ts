@@ -10,17 +10,12 @@ import { type Outcome, PRICE } from '../../schema/routes.js'
 import type { Prepared } from '../datasets/query.js'
 import type { Env } from '../env.js'
 import { type Binding, normaliseQuery } from '../payment/binding.js'
-import {
-  asIssued,
-  chargeRequest,
-  issueChallenge,
-  type PaymentConfig,
-  type Settlement,
-} from '../payment/charge.js'
+import { asIssued, issueChallenge } from '../payment/challenge.js'
+import { cardOffer, chargeRequest, type PaymentConfig, type Settlement } from '../payment/charge.js'
 import { credentialFromJson, MalformedCredential } from '../payment/credential.js'
-import { issueEvmChallenge } from '../payment/evm/challenge.js'
+import { evmOffer } from '../payment/evm/challenge.js'
 import { evmChargeRequest } from '../payment/evm/request.js'
-import { ledgerOf, settlePayment } from '../payment/http.js'
+import { ledgerOf, settleCredential } from '../payment/http.js'
 import {
   IDEMPOTENCY_KEY_META,
   IDEMPOTENCY_KEY_RULE,
@@ -73,13 +68,13 @@ async function refusedResult(
 async function paymentRequired(config: PaymentConfig, binding: Binding, tool: McpTool, r: Refusal) {
   const challenge = r.challenge
     ? asIssued(r.challenge, tool.route.summary)
-    : await issueChallenge(config, binding, tool.route.summary)
+    : await issueChallenge(config, cardOffer(config), binding, tool.route.summary)
   // A fresh offer carries the same price in USDC beside the card, as over HTTP.
   const wallet =
     !r.challenge && config.evm
       ? [
           {
-            ...(await issueEvmChallenge(config, config.evm, binding, tool.route.summary)),
+            ...(await issueChallenge(config, evmOffer(config.evm), binding, tool.route.summary)),
             request: evmChargeRequest(config.evm),
           },
         ]
@@ -141,7 +136,7 @@ export async function callPaidTool(
   if (idempotencyKey === null) throw new InvalidIdempotencyKey()
   let settlement: Settlement
   try {
-    settlement = await settlePayment(env, config, credentialFromJson(raw), binding, client, idempotencyKey)
+    settlement = await settleCredential(env, config, credentialFromJson(raw), binding, client, idempotencyKey)
   } catch (error) {
     if (!(error instanceof MalformedCredential)) throw error
     settlement = { ok: false, refusal: refusal('malformed-credential', error.message) }

@@ -10,11 +10,10 @@ import type { Env } from '../env.js'
 import { badRequest, problem, problemResponse } from '../http/problem.js'
 import { attemptGate } from './attempts.js'
 import type { Binding } from './binding.js'
-import { formatChallenge } from './challenge.js'
+import { asIssued, formatChallenge, issueChallenge } from './challenge.js'
 import {
   type AttemptGate,
-  asIssued,
-  issueChallenge,
+  cardOffer,
   type Ledger,
   type PaymentConfig,
   type Settlement,
@@ -22,7 +21,7 @@ import {
 } from './charge.js'
 import { clientKey } from './client-key.js'
 import { type Credential, MalformedCredential, parseAuthorization } from './credential.js'
-import { challengeFromAccepted, issueEvmChallenge } from './evm/challenge.js'
+import { challengeFromAccepted, evmOffer } from './evm/challenge.js'
 import { payWithAuthorization, type WalletClaims, type WalletPayment } from './evm/pay.js'
 import { networkOf, x402Requirements } from './evm/request.js'
 import {
@@ -177,7 +176,7 @@ export async function requirePayment(
     const paying = x402 ? x402Payment(config, x402) : parseAuthorization(header as string)
     if (typeof paying === 'string') settlement = { ok: false, refusal: refusal('invalid-challenge', paying) }
     else {
-      settlement = await settlePayment(env, config, paying, binding, clientOf(request), idempotencyKey)
+      settlement = await settleCredential(env, config, paying, binding, clientOf(request), idempotencyKey)
       if (settlement.ok && 'wire' in paying && paying.wire === 'x402' && config.evm)
         paidHeaders = {
           [PAYMENT_RESPONSE_HEADER]: encodePaymentResponse({
@@ -207,7 +206,7 @@ export async function requirePayment(
  * Settles a payment on its rail, over HTTP and MCP alike: a wallet authorization (an MPP `evm`
  * credential or an x402 payload) through the facilitator, any other credential as a card payment.
  */
-export async function settlePayment(
+export async function settleCredential(
   env: Env,
   config: PaymentConfig,
   paying: Credential | WalletPayment,
@@ -303,12 +302,12 @@ async function challengeResponse(
     r.status === 402
       ? r.challenge
         ? asIssued(r.challenge, description)
-        : await issueChallenge(config, binding, description)
+        : await issueChallenge(config, cardOffer(config), binding, description)
       : undefined
   if (challenge) headers.append('www-authenticate', formatChallenge(challenge))
   // The same price in USDC beside the card: a second challenge, and the same offer on the x402 wire.
   if (fresh && config.evm) {
-    const wallet = await issueEvmChallenge(config, config.evm, binding, description)
+    const wallet = await issueChallenge(config, evmOffer(config.evm), binding, description)
     headers.append('www-authenticate', formatChallenge(wallet))
     headers.set(
       PAYMENT_REQUIRED_HEADER,
