@@ -10,16 +10,16 @@ import { type Outcome, PRICE } from '../../schema/routes.js'
 import type { Prepared } from '../datasets/query.js'
 import type { Env } from '../env.js'
 import { type Binding, normaliseQuery } from '../payment/binding.js'
+import { asIssued, issueChallenge } from '../payment/challenge.js'
 import {
-  asIssued,
+  cardOffer,
   chargeRequest,
-  issueChallenge,
   type PaymentConfig,
   type Settlement,
   verifyAndSettle,
 } from '../payment/charge.js'
 import { credentialFromJson, MalformedCredential } from '../payment/credential.js'
-import { issueEvmChallenge } from '../payment/evm/challenge.js'
+import { evmOffer } from '../payment/evm/challenge.js'
 import { payWithAuthorization } from '../payment/evm/pay.js'
 import { evmChargeRequest } from '../payment/evm/request.js'
 import { attemptsOf, ledgerOf, tokenClaimsOf, walletPayment } from '../payment/http.js'
@@ -75,13 +75,13 @@ async function refusedResult(
 async function paymentRequired(config: PaymentConfig, binding: Binding, tool: McpTool, r: Refusal) {
   const challenge = r.challenge
     ? asIssued(r.challenge, tool.route.summary)
-    : await issueChallenge(config, binding, tool.route.summary)
+    : await issueChallenge(config, cardOffer(config), binding, tool.route.summary)
   // A fresh offer carries the same price in USDC beside the card, as over HTTP.
   const wallet =
     !r.challenge && config.evm
       ? [
           {
-            ...(await issueEvmChallenge(config, config.evm, binding, tool.route.summary)),
+            ...(await issueChallenge(config, evmOffer(config.evm), binding, tool.route.summary)),
             request: evmChargeRequest(config.evm),
           },
         ]

@@ -1,9 +1,14 @@
 /**
- * A Payment challenge: its fields, the WWW-Authenticate form and the parse of that form.
+ * A Payment challenge: its fields, the WWW-Authenticate form and the parse of that form, and the
+ * one way every payment method issues a challenge and checks the one a credential echoes. A method
+ * brings only its offer (its name and its encoded request); nothing here names a method.
  */
 
 import { decodeText, EncodingError } from '../../schema/base64url.js'
 import { AuthParamsError, formatPaymentParams, parsePaymentParams } from './auth-params.js'
+import { type Binding, opaqueBinds, opaqueFor } from './binding.js'
+import { challengeId, sameId } from './challenge-id.js'
+import { type Refusal, refusal } from './problems.js'
 
 export interface Challenge {
   id: string
@@ -64,4 +69,104 @@ export function parseChallenge(header: string): { challenge: Challenge; request:
   }
   for (const name of OPTIONAL) if (params[name] !== undefined) challenge[name] = params[name]
   return { challenge, request: decodeRequest(challenge.request) }
+}
+
+/** What one payment method offers: its name and its request as sent (base64url of its JCS form). */
+export interface Offer {
+  method: string
+  request: string
+}
+
+/** Every payment this service asks for is a one-off charge. */
+export const INTENT = 'charge'
+
+/** What issuing and checking a challenge needs of the payment configuration (charge.ts). */
+export interface ChallengeConfig {
+  realm: string
+  hmacSecret: string
+  challengeTtlMs: number
+}
+
+/** A fresh challenge for `offer`, bound to one request (`opaque`) and lasting the configured time. */
+export async function issueChallenge(
+  config: ChallengeConfig,
+  offer: Offer,
+  binding: Binding,
+  description: string,
+  now = Date.now(),
+): Promise<Challenge> {
+  const fields = {
+    realm: config.realm,
+    method: offer.method,
+    intent: INTENT,
+    request: offer.request,
+    expires: new Date(now + config.challengeTtlMs).toISOString(),
+    opaque: opaqueFor(binding),
+  }
+  return asIssued({ id: await challengeId(config.hmacSecret, fields), ...fields }, description)
+}
+
+/**
+ * The members this service issues, in its order, and nothing else the client echoed. Only issued
+ * challenges reach here (their id verified), and this service issues none with `digest` or `header`.
+ */
+export const issuedMembers = (c: Challenge): Challenge => ({
+  id: c.id,
+  realm: c.realm,
+  method: c.method,
+  intent: c.intent,
+  request: c.request,
+  expires: c.expires,
+  opaque: c.opaque,
+})
+
+/**
+ * A challenge in the form this service issues it, with the route's description: a challenge handed
+ * back is then byte for byte the one issued, whatever the client echoed of the unbound members.
+ */
+export const asIssued = (c: Challenge, description: string): Challenge => ({
+  ...issuedMembers(c),
+  description,
+})
+
+export type EchoedCheck = { ok: true; expiresAt: number } | { ok: false; refusal: Refusal }
+
+/**
+ * Checks the challenge a credential echoes (its request as the string it was issued as): issued by
+ * this server (the HMAC id over the bound members), for `offer` as it stands, with an expiry, and
+ * for this request. Whether it has expired is the ledger's to judge, at a new claim only.
+ */
+export async function verifyEchoedChallenge(
+  config: ChallengeConfig,
+  offer: Offer,
+  echoed: Challenge,
+  binding: Binding,
+): Promise<EchoedCheck> {
+  const refuse = (detail: string): EchoedCheck => ({
+    ok: false,
+    refusal: refusal('invalid-challenge', detail),
+  })
+  const expected = await challengeId(config.hmacSecret, {
+    realm: echoed.realm,
+    method: echoed.method,
+    intent: echoed.intent,
+    request: echoed.request,
+    expires: echoed.expires,
+    digest: echoed.digest,
+    opaque: echoed.opaque,
+    header: echoed.header,
+  })
+  if (!sameId(expected, echoed.id)) return refuse('the challenge was not issued by this server')
+  if (
+    echoed.realm !== config.realm ||
+    echoed.method !== offer.method ||
+    echoed.intent !== INTENT ||
+    echoed.request !== offer.request
+  )
+    return refuse('the challenge does not match the current offer')
+  const expiresAt = echoed.expires ? Date.parse(echoed.expires) : Number.NaN
+  if (Number.isNaN(expiresAt)) return refuse('the challenge has no valid expiry')
+  if (!opaqueBinds(echoed.opaque, binding))
+    return refuse('the credential was issued for another request (path, query, tool or arguments)')
+  return { ok: true, expiresAt }
 }

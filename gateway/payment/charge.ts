@@ -8,12 +8,11 @@ import { encodeText } from '../../schema/base64url.js'
 import { canonicalize } from '../../schema/jcs.js'
 import { PRICE } from '../../schema/routes.js'
 import { sha256Hex } from '../sha256-hex.js'
-import { type Binding, opaqueBinds, opaqueFor } from './binding.js'
-import type { Challenge } from './challenge.js'
-import { challengeId, sameId } from './challenge-id.js'
+import type { Binding } from './binding.js'
+import { type Challenge, type Offer, verifyEchoedChallenge } from './challenge.js'
 import type { Credential } from './credential.js'
 import type { EvmConfig } from './evm/config.js'
-import type { PaymentLedger } from './ledger.js'
+import type { PaymentLedger, SettleInput } from './ledger.js'
 import { paymentIdentity } from './payment-identity.js'
 import { type Refusal, refusal } from './problems.js'
 import type { ProcessorConfig } from './processor.js'
@@ -35,7 +34,6 @@ export interface PaymentConfig {
 }
 
 export const METHOD = 'stripe'
-export const INTENT = 'charge'
 const SPT = /^spt_[A-Za-z0-9_]{1,200}$/
 
 /** The charge request every paid call offers: amount in cents, card through Stripe. */
@@ -47,41 +45,11 @@ export function chargeRequest(config: PaymentConfig) {
   }
 }
 
-export async function issueChallenge(
-  config: PaymentConfig,
-  binding: Binding,
-  description: string,
-  now = Date.now(),
-): Promise<Challenge> {
-  const fields = {
-    realm: config.realm,
-    method: METHOD,
-    intent: INTENT,
-    request: encodeText(canonicalize(chargeRequest(config))),
-    expires: new Date(now + config.challengeTtlMs).toISOString(),
-    opaque: opaqueFor(binding),
-  }
-  return asIssued({ id: await challengeId(config.hmacSecret, fields), ...fields }, description)
-}
-
-/**
- * A challenge in the form this service issues it (members and their order), with the route's
- * description: a challenge handed back is then byte for byte the one issued, whatever the client
- * echoed of the unbound members. Only issued challenges reach here (their id verified), and this
- * service issues none with `digest` or `header`.
- */
-export function asIssued(c: Omit<Challenge, 'description'>, description: string): Challenge {
-  return {
-    id: c.id,
-    realm: c.realm,
-    method: c.method,
-    intent: c.intent,
-    request: c.request,
-    expires: c.expires,
-    opaque: c.opaque,
-    description,
-  }
-}
+/** The card's offer, as its challenges carry it. */
+export const cardOffer = (config: PaymentConfig): Offer => ({
+  method: METHOD,
+  request: encodeText(canonicalize(chargeRequest(config))),
+})
 
 export type Settlement =
   | {
@@ -115,6 +83,48 @@ export interface AttemptGate {
   leftUnfinished(): Promise<void>
 }
 
+/** A refusal before anything is claimed, as a settlement. */
+export const refused = (...args: Parameters<typeof refusal>): Settlement => ({
+  ok: false,
+  refusal: refusal(...args),
+})
+
+/** What a payment method hands the ledger for one payment: its token and how it is charged. */
+export type PaymentClaim = Pick<
+  SettleInput,
+  'method' | 'amount' | 'currency' | 'expiresAt' | 'legacyDigest' | 'wallet' | 'unclaimable'
+> & { token: string }
+
+/**
+ * Claims one payment, (challenge id, token), in the ledger, which settles it, whatever the method;
+ * a refusal is told as the payment problem it is (settle-refusal.ts). Expiry and the limiter are
+ * the ledger's to apply, at a new claim only: a retry of a pending payment is delivered after
+ * expiry, and no neighbour's failures can keep a buyer from its money.
+ */
+export async function settlePayment(
+  config: PaymentConfig,
+  ledger: Ledger,
+  attempts: AttemptGate,
+  /** The challenge the payment answers, its request as issued (a string). */
+  echoed: Challenge,
+  claim: PaymentClaim,
+  idempotencyKey: string | undefined,
+  now: number,
+): Promise<Settlement> {
+  const { token, ...how } = claim
+  const result = await ledger.settle(echoed.id, {
+    ...how,
+    payment: paymentIdentity(echoed.id, token),
+    spt: token,
+    realm: config.realm,
+    now,
+    processor: config.processor,
+    limitedForS: await attempts.retryAfterS(),
+    ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+  })
+  return result.ok ? result : { ok: false, refusal: await ledgerRefusal(result, attempts, echoed) }
+}
+
 export async function verifyAndSettle(
   config: PaymentConfig,
   ledger: Ledger,
@@ -124,10 +134,6 @@ export async function verifyAndSettle(
   idempotencyKey?: string,
   now = Date.now(),
 ): Promise<Settlement> {
-  const refuse = (...args: Parameters<typeof refusal>): Settlement => ({
-    ok: false,
-    refusal: refusal(...args),
-  })
   const echoed = credential.challenge
   let request: string
   let legacyDigest: string
@@ -143,54 +149,21 @@ export async function verifyAndSettle(
     )
   } catch {
     // Numbers JSON cannot round-trip (1e400) or nesting past the engine's limits: the client's error.
-    return refuse('malformed-credential', 'the credential holds values that have no canonical JSON form')
+    return refused('malformed-credential', 'the credential holds values that have no canonical JSON form')
   }
-  const expected = await challengeId(config.hmacSecret, {
-    realm: echoed.realm,
-    method: echoed.method,
-    intent: echoed.intent,
-    request,
-    expires: echoed.expires,
-    digest: echoed.digest,
-    opaque: echoed.opaque,
-    header: echoed.header,
-  })
-  if (!sameId(expected, echoed.id))
-    return refuse('invalid-challenge', 'the challenge was not issued by this server')
-  if (
-    echoed.realm !== config.realm ||
-    echoed.method !== METHOD ||
-    echoed.intent !== INTENT ||
-    request !== encodeText(canonicalize(chargeRequest(config)))
-  )
-    return refuse('invalid-challenge', 'the challenge does not match the current offer')
-  const expiresAt = echoed.expires ? Date.parse(echoed.expires) : Number.NaN
-  if (Number.isNaN(expiresAt)) return refuse('invalid-challenge', 'the challenge has no valid expiry')
-  if (!opaqueBinds(echoed.opaque, binding))
-    return refuse(
-      'invalid-challenge',
-      'the credential was issued for another request (path, query, tool or arguments)',
-    )
+  const checked = await verifyEchoedChallenge(config, cardOffer(config), { ...echoed, request }, binding)
+  if (!checked.ok) return checked
   const spt = credential.payload.spt
   if (typeof spt !== 'string' || !SPT.test(spt))
-    return refuse('invalid-payload', 'payload.spt must be a Stripe shared payment token (spt_…)')
-
-  // Expiry and the limiter are the ledger's to apply, at a new claim only: a retry of a pending
-  // payment is delivered after expiry, and no neighbour's failures can keep a buyer from its money.
-  const result = await ledger.settle(echoed.id, {
-    payment: paymentIdentity(echoed.id, spt),
-    legacyDigest,
-    method: METHOD,
-    spt,
-    amount: PRICE.amount,
-    currency: PRICE.currency,
-    realm: config.realm,
-    expiresAt,
+    return refused('invalid-payload', 'payload.spt must be a Stripe shared payment token (spt_…)')
+  const claim = { token: spt, legacyDigest, method: METHOD, amount: PRICE.amount, currency: PRICE.currency }
+  return settlePayment(
+    config,
+    ledger,
+    attempts,
+    { ...echoed, request },
+    { ...claim, expiresAt: checked.expiresAt },
+    idempotencyKey,
     now,
-    processor: config.processor,
-    limitedForS: await attempts.retryAfterS(),
-    ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
-  })
-  if (result.ok) return result
-  return { ok: false, refusal: await ledgerRefusal(result, attempts, { ...echoed, request }) }
+  )
 }

@@ -10,18 +10,11 @@ import type { Env } from '../env.js'
 import { badRequest, problem, problemResponse } from '../http/problem.js'
 import { attemptGate } from './attempts.js'
 import type { Binding } from './binding.js'
-import { formatChallenge } from './challenge.js'
-import {
-  type AttemptGate,
-  asIssued,
-  issueChallenge,
-  type Ledger,
-  type PaymentConfig,
-  verifyAndSettle,
-} from './charge.js'
+import { asIssued, formatChallenge, issueChallenge } from './challenge.js'
+import { type AttemptGate, cardOffer, type Ledger, type PaymentConfig, verifyAndSettle } from './charge.js'
 import { clientKey } from './client-key.js'
 import { type Credential, MalformedCredential, parseAuthorization } from './credential.js'
-import { challengeFromAccepted, issueEvmChallenge } from './evm/challenge.js'
+import { challengeFromAccepted, evmOffer } from './evm/challenge.js'
 import { payWithAuthorization, type WalletClaims, type WalletPayment } from './evm/pay.js'
 import { networkOf, x402Requirements } from './evm/request.js'
 import {
@@ -295,12 +288,12 @@ async function challengeResponse(
     r.status === 402
       ? r.challenge
         ? asIssued(r.challenge, description)
-        : await issueChallenge(config, binding, description)
+        : await issueChallenge(config, cardOffer(config), binding, description)
       : undefined
   if (challenge) headers.append('www-authenticate', formatChallenge(challenge))
   // The same price in USDC beside the card: a second challenge, and the same offer on the x402 wire.
   if (fresh && config.evm) {
-    const wallet = await issueEvmChallenge(config, config.evm, binding, description)
+    const wallet = await issueChallenge(config, evmOffer(config.evm), binding, description)
     headers.append('www-authenticate', formatChallenge(wallet))
     headers.set(
       PAYMENT_REQUIRED_HEADER,

@@ -65,6 +65,8 @@ export interface SettleInput {
   idempotencyKey?: string
   /** Seconds this client must wait before a new claim (failed-payment limiter); 0 when it may claim. */
   limitedForS: number
+  /** Why this credential may claim nothing new (a lapsed wallet authorization): a payment it made is still answered. */
+  unclaimable?: string
 }
 
 /** A copy waits for its first try as long as one processor call may take, and this much more. */
@@ -146,6 +148,7 @@ export class PaymentLedger extends DurableObject {
   private async decide(input: SettleInput): Promise<SettleResult> {
     const record = await this.ctx.storage.get<LedgerRecord>('record')
     if (!record) {
+      if (input.unclaimable) return { ok: false, reason: 'expired', detail: input.unclaimable }
       // Only a new claim can be turned away by the limiter: a known credential is never kept from its money.
       if (input.limitedForS > 0)
         return {

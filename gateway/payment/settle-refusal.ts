@@ -4,7 +4,7 @@
  */
 
 import type { BudgetGate } from './attempts.js'
-import type { Challenge } from './challenge.js'
+import { type Challenge, issuedMembers } from './challenge.js'
 import { limitedRefusal } from './limited-refusal.js'
 import { type Refusal, refusal } from './problems.js'
 import type { SettleResult } from './settlement.js'
@@ -32,17 +32,7 @@ export async function ledgerRefusal(
       // The payment may still complete: the challenge it answers goes back, never a fresh one. A
       // second credential for it is refused before any charge. The faces add the route's
       // description (asIssued), so it goes back byte for byte as issued.
-      return refusal('payment-action-required', result.detail, {
-        challenge: {
-          id: echoed.id,
-          realm: echoed.realm,
-          method: echoed.method,
-          intent: echoed.intent,
-          request: echoed.request,
-          expires: echoed.expires,
-          opaque: echoed.opaque,
-        },
-      })
+      return refusal('payment-action-required', result.detail, { challenge: issuedMembers(echoed) })
     case 'declined':
       if (result.fresh) await attempts.fail()
       return refusal('verification-failed', result.detail)

@@ -4,31 +4,21 @@
  * widens by the skew the processor's own `Date` shows, and search by challenge id must also miss,
  * so the retry is delivered the charge, never told "nothing was charged; pay the fresh challenge".
  */
-import { describe, expect, inject, it } from 'vitest'
-import {
-  authorization,
-  challengeFrom,
-  decodeReceipt,
-  get,
-  processorLedger,
-  token,
-} from '../support/service.js'
-
-const standin = (path: string) => fetch(`${inject('processorUrl')}${path}`, { method: 'POST' })
+import { describe, expect, it } from 'vitest'
+import { decodeReceipt, get, payOnce, processorLedger, standin, token } from '../support/service.js'
 
 describe('a lost answer under clock skew', () => {
   for (const skewS of [300, -300])
     it(`behavior: with the processor ${skewS > 0 ? 'ahead' : 'behind'} by ${Math.abs(skewS)} s, the retry is delivered the charge`, async () => {
       const path = `/v1/fde-lessons?topic=${skewS > 0 ? 'deploy' : 'dns'}`
-      const challenge = challengeFrom(await get(path))
       const spt = token('lost')
-      const auth = { headers: { authorization: authorization(challenge, { spt }), 'idempotency-key': spt } }
       expect((await standin(`/__standin/config?clock_skew_s=${skewS}`)).status).toBe(200)
       try {
-        expect((await get(path, auth)).status).toBe(503)
+        const { init, paid } = await payOnce(path, spt, spt)
+        expect(paid.status).toBe(503)
         const charged = (await processorLedger()).succeeded[spt]
         expect(charged).toMatch(/^pi_/)
-        const retry = await get(path, auth)
+        const retry = await get(path, init)
         expect(retry.status).toBe(200)
         expect(decodeReceipt(retry.headers.get('payment-receipt')).reference).toBe(charged)
       } finally {

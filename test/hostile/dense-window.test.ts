@@ -4,10 +4,8 @@
  * created around it, is read whole across the buyer's retries (each resumes the walk where the last
  * stopped), so the buyer is freed with a fresh challenge instead of 503 "not indexed yet" for a day.
  */
-import { describe, expect, inject, it } from 'vitest'
-import { authorization, challengeFrom, get, processorLedger, token } from '../support/service.js'
-
-const standin = (path: string) => fetch(`${inject('processorUrl')}${path}`, { method: 'POST' })
+import { describe, expect, it } from 'vitest'
+import { authorization, challengeFrom, get, processorLedger, standin, token } from '../support/service.js'
 
 describe('a failed first call among 3,000 other intents', () => {
   it('behavior: the retries read the whole window between them and end in "nothing was charged"', async () => {

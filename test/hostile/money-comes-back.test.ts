@@ -5,39 +5,26 @@
  * never delivered and can no longer be is refunded by the scheduled reconciler, exactly once.
  */
 import { connect } from 'node:net'
-import { describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { STANDIN_SECRET } from '../../schema/config.js'
 import {
-  authorization,
   base,
-  challengeFrom,
+  cardCredential,
   decodeReceipt,
   get,
   legacyToolCall,
   processorLedger,
+  standin,
   token,
+  until,
 } from '../support/service.js'
-
-const standin = (path: string, init: RequestInit = { method: 'POST' }) =>
-  fetch(`${inject('processorUrl')}${path}`, init)
-
-async function until(check: () => Promise<boolean>) {
-  while (!(await check())) await new Promise((r) => setTimeout(r, 50))
-}
-
-/** A fresh challenge for `path` and a credential paying it with a stand-in token of `kind`. */
-async function credentialFor(path: string, kind = 'ok', headers: Record<string, string> = {}) {
-  const challenge = challengeFrom(await get(path, { headers }))
-  const spt = token(kind)
-  return { challenge, spt, authorization: authorization(challenge, { spt }) }
-}
 
 const problemType = async (r: Response) => ((await r.json()) as { type: string }).type
 
 describe('a lost answer, asked for again', () => {
   it('behavior: the same credential and Idempotency-Key get the same bytes, digest and receipt, with one charge', async () => {
     const path = '/v1/fde-lessons?topic=retry'
-    const { spt, authorization: auth } = await credentialFor(path)
+    const { spt, authorization: auth } = await cardCredential(path)
     const key = crypto.randomUUID()
     const first = await get(path, { headers: { authorization: auth, 'idempotency-key': `"${key}"` } })
     expect(first.status).toBe(200)
@@ -68,7 +55,7 @@ describe('a lost answer, asked for again', () => {
 
   it('error: a malformed Idempotency-Key is a 400 naming the header, and nothing is claimed or charged', async () => {
     const path = '/v1/fde-playbooks'
-    const { spt, authorization: auth } = await credentialFor(path)
+    const { spt, authorization: auth } = await cardCredential(path)
     const calls = (await processorLedger()).calls
     const bad = await get(path, { headers: { authorization: auth, 'idempotency-key': 'two words' } })
     expect(bad.status).toBe(400)
@@ -111,7 +98,7 @@ describe('a lost answer, asked for again', () => {
 describe('the failed-payment limiter and a buyer with money on the way', () => {
   /** A fresh challenge paid with a declining token, from `headers`' client: one fresh refusal. */
   async function decline(path: string, headers: Record<string, string>) {
-    const { authorization: auth } = await credentialFor(path, 'decline', headers)
+    const { authorization: auth } = await cardCredential(path, 'decline', headers)
     const r = await get(path, { headers: { ...headers, authorization: auth } })
     return { status: r.status, auth, retryAfter: r.headers.get('retry-after'), body: await r.json() }
   }
@@ -121,7 +108,7 @@ describe('the failed-payment limiter and a buyer with money on the way', () => {
     const neighbour = { 'cf-connecting-ip': '2001:db8:501:1::6' }
     const attacker = { 'cf-connecting-ip': '2001:db8:501:1::5' }
     // The neighbour's payment is charged but its answer is still on the way (the processor stalls).
-    const pending = await credentialFor(path, 'stall', neighbour)
+    const pending = await cardCredential(path, 'stall', neighbour)
     expect(
       (await get(path, { headers: { ...neighbour, authorization: pending.authorization } })).status,
     ).toBe(503)
@@ -255,11 +242,11 @@ describe('the scheduled reconciler', () => {
   it('behavior: refunds each orphaned charge exactly once, never a delivered or still deliverable one, and says so to its buyer', async () => {
     const path = '/v1/pricing?category=coding-agent'
     // (a) Charged, answer lost, buyer never back.
-    const lost = await credentialFor(path, 'lost')
+    const lost = await cardCredential(path, 'lost')
     expect((await get(path, { headers: { authorization: lost.authorization } })).status).toBe(503)
     const lostIntent = (await processorLedger()).succeeded[lost.spt] as string
     // (b) Charged after the gateway stopped waiting, buyer never back.
-    const stalled = await credentialFor(path, 'stall')
+    const stalled = await cardCredential(path, 'stall')
     expect((await get(path, { headers: { authorization: stalled.authorization } })).status).toBe(503)
     await until(async () => (await processorLedger()).stalled.includes(stalled.spt))
     await standin(`/__standin/release/${stalled.spt}`)
@@ -284,9 +271,9 @@ describe('the scheduled reconciler', () => {
     })
     const orphanIntent = ((await orphan.json()) as { id: string }).id
     // (d) Delivered. (e) Charged and pending, then collected by its buyer inside the window.
-    const delivered = await credentialFor(path)
+    const delivered = await cardCredential(path)
     expect((await get(path, { headers: { authorization: delivered.authorization } })).status).toBe(200)
-    const late = await credentialFor(path, 'lost')
+    const late = await cardCredential(path, 'lost')
     expect((await get(path, { headers: { authorization: late.authorization } })).status).toBe(503)
 
     // Now: no charge is old enough for its delivery window to have closed, so the reconciler does

@@ -7,7 +7,7 @@
  */
 import { describe, expect, inject, it } from 'vitest'
 import { type Challenge, parseChallenge } from '../../gateway/payment/challenge.js'
-import { base, decodeReceipt, get, processorLedger, token } from '../support/service.js'
+import { base, decodeReceipt, get, processorLedger, token, until } from '../support/service.js'
 
 const standinUrl = () => inject('processorUrl')
 
@@ -156,11 +156,3 @@ describe('3-D Secure: the challenge handed back', () => {
     expect(JSON.stringify(handedBack)).toBe(JSON.stringify(offered))
   })
 })
-
-async function until(check: () => Promise<boolean>) {
-  for (let i = 0; i < 600; i++) {
-    if (await check()) return
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  throw new Error('the stand-in never held the token')
-}

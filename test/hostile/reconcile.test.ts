@@ -4,31 +4,21 @@
  * processor, never refused while money may have moved, and never charged twice.
  */
 import { Challenge } from 'mppx'
-import { beforeAll, describe, expect, inject, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import {
   authorization,
+  cardCredential,
   challengeFrom,
   decodeReceipt,
   get,
   hmacSecret,
   processorLedger,
+  standin,
   token,
+  until,
 } from '../support/service.js'
 
 const PROBLEMS = 'https://paymentauth.org/problems/'
-const standin = (path: string) => fetch(`${inject('processorUrl')}${path}`, { method: 'POST' })
-
-/** Waits for a condition the stand-in reports, however long the machine takes. */
-async function until(check: () => Promise<boolean>) {
-  while (!(await check())) await new Promise((r) => setTimeout(r, 50))
-}
-
-/** A real challenge for `path`, and a credential paying it with a stand-in token of `kind`. */
-async function credentialFor(path: string, kind: string) {
-  const challenge = challengeFrom(await get(path))
-  const spt = token(kind)
-  return { challenge, spt, auth: { headers: { authorization: authorization(challenge, { spt }) } } }
-}
 
 async function problemOf(r: Response) {
   return ((await r.json()) as { type: string }).type.replace(PROBLEMS, '')
@@ -37,7 +27,7 @@ async function problemOf(r: Response) {
 describe('a payment whose outcome is unknown', () => {
   it('behavior: a retry while the first charge is still running is not a refusal, and delivers once it completes', async () => {
     const path = '/v1/fde-lessons?topic=dns'
-    const { challenge, spt, auth } = await credentialFor(path, 'stall')
+    const { challenge, spt, auth } = await cardCredential(path, 'stall')
     // The gateway gives up waiting; the processor is still working on the charge.
     const first = await get(path, auth)
     expect(first.status).toBe(503)
@@ -89,7 +79,7 @@ describe('a payment whose outcome is unknown', () => {
 
   it('behavior: a charge whose answer was a stored 500 is found by search and delivered', async () => {
     const path = '/v1/pricing?category=voice-agent'
-    const { spt, auth } = await credentialFor(path, 'lost')
+    const { spt, auth } = await cardCredential(path, 'lost')
     const first = await get(path, auth)
     expect(first.status).toBe(503)
     const charged = (await processorLedger()).succeeded[spt]
@@ -101,7 +91,7 @@ describe('a payment whose outcome is unknown', () => {
 
   it('behavior: an outage that charged nothing frees the buyer with a fresh challenge, not 503 forever', async () => {
     const path = '/v1/fde-lessons?topic=cache'
-    const { challenge, spt, auth } = await credentialFor(path, 'error')
+    const { challenge, spt, auth } = await cardCredential(path, 'error')
     expect((await get(path, auth)).status).toBe(503)
     // The 500 is stored under the key; search shows no intent for the challenge: nothing was charged.
     const again = await get(path, auth)
@@ -113,7 +103,7 @@ describe('a payment whose outcome is unknown', () => {
 
   it('behavior: a processing payment answers 503 to retry, then delivers when it settles', async () => {
     const path = '/v1/fde-preship-checklist?phase=verifying'
-    const { auth } = await credentialFor(path, 'processing')
+    const { auth } = await cardCredential(path, 'processing')
     const first = await get(path, auth)
     expect(first.status).toBe(503)
     const body = (await first.json()) as { detail: string }
@@ -128,7 +118,7 @@ describe('a payment whose outcome is unknown', () => {
 
   it('behavior: a payment that needed an action is delivered once the action completes', async () => {
     const path = '/v1/fde-lessons?topic=deploy'
-    const { auth } = await credentialFor(path, 'action')
+    const { auth } = await cardCredential(path, 'action')
     const first = await get(path, auth)
     expect(first.status).toBe(402)
     const body = (await first.json()) as { type: string; detail: string }
@@ -156,7 +146,7 @@ describe("when Stripe's search index lags behind its writes", () => {
   it('behavior: a charge answered by a stored 500 is delivered on retry, never refused as uncharged', async () => {
     await withSearchLag(async () => {
       const path = '/v1/fde-lessons?topic=time'
-      const { spt, auth } = await credentialFor(path, 'lost')
+      const { spt, auth } = await cardCredential(path, 'lost')
       expect((await get(path, auth)).status).toBe(503)
       const charged = (await processorLedger()).succeeded[spt]
       expect(charged).toMatch(/^pi_/)
@@ -173,7 +163,7 @@ describe("when Stripe's search index lags behind its writes", () => {
   it('behavior: an outage that charged nothing is told apart by the consistent list, not by search', async () => {
     await withSearchLag(async () => {
       const path = '/v1/fde-lessons?topic=backup'
-      const { spt, auth } = await credentialFor(path, 'error')
+      const { spt, auth } = await cardCredential(path, 'error')
       expect((await get(path, auth)).status).toBe(503)
       const again = await get(path, auth)
       expect(again.status).toBe(402)
@@ -198,11 +188,11 @@ describe('on a busy processor account (20,100 other intents created after the ch
 
   let orphanA: { intent: string; expires: number }
   let orphanC: { intent: string; expires: number }
-  let lostB: Awaited<ReturnType<typeof credentialFor>> & { key: string; intent: string }
+  let lostB: Awaited<ReturnType<typeof cardCredential>> & { key: string; intent: string }
 
   beforeAll(async () => {
     // A: processing, completed later, its buyer never back.
-    const a = await credentialFor(path, 'processing')
+    const a = await cardCredential(path, 'processing')
     const first = await get(path, withKey(a.auth, `orph-A-${a.spt}`))
     expect(first.status).toBe(503)
     const intentA = /pi_[A-Za-z0-9_]+/.exec(
@@ -211,13 +201,13 @@ describe('on a busy processor account (20,100 other intents created after the ch
     expect((await standin(`/__standin/complete/${intentA}`)).status).toBe(200)
     orphanA = { intent: intentA, expires: Date.parse(a.challenge.expires as string) }
     // B: charged, the answer lost (500 after the charge); its buyer retries below.
-    const b = await credentialFor(path, 'lost')
+    const b = await cardCredential(path, 'lost')
     const key = `orph-B-${b.spt}`
     expect((await get(path, withKey(b.auth, key))).status).toBe(503)
     lostB = { ...b, key, intent: (await processorLedger()).succeeded[b.spt] as string }
     expect(lostB.intent).toMatch(/^pi_/)
     // C: charged, the answer lost, its buyer never back.
-    const c = await credentialFor(path, 'lost')
+    const c = await cardCredential(path, 'lost')
     expect((await get(path, withKey(c.auth, `orph-C-${c.spt}`))).status).toBe(503)
     orphanC = {
       intent: (await processorLedger()).succeeded[c.spt] as string,

@@ -4,12 +4,11 @@
  * no challenge: the charge is still on the card, so "pay again, nothing was charged" would be
  * false); the next reconciler run makes the refund, once, and the credential then names it.
  */
-import { describe, expect, inject, it } from 'vitest'
-import { authorization, challengeFrom, get, processorLedger, token } from '../support/service.js'
+import { describe, expect, it } from 'vitest'
+import { authorization, challengeFrom, get, processorLedger, standin, token } from '../support/service.js'
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
-const standin = (path: string) => fetch(`${inject('processorUrl')}${path}`, { method: 'POST' })
 const reconcile = async (time: number) =>
   expect((await get(`/cdn-cgi/local/scheduled?time=${time}`)).status).toBe(200)
 

@@ -4,33 +4,42 @@
  * that stalls, fails or answers nothing) resolved by reading the authorization's state on the
  * chain, never guessed. Every buyer is a freshly generated key; the stand-in chain is the judge.
  */
-import { type Hex, keccak256, toHex } from 'viem'
+import { keccak256, toHex } from 'viem'
+import type { PrivateKeyAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
-import { decodeReceipt, get } from '../support/service.js'
+import { decodeReceipt, get, until } from '../support/service.js'
 import {
   authorizationFor,
   evmChallenge,
   freshBuyer,
   LOCAL_TOKEN,
+  paymentSignature,
   release,
   setBalance,
   setFault,
   settlementsFrom,
   sign,
   walletCredential,
+  x402Accepted,
+  x402Payment,
 } from '../support/wallet.js'
 
 const PATH = '/v1/fde-lessons?topic=retry'
 const now = () => Math.floor(Date.now() / 1000)
 
-async function until(check: () => Promise<boolean>) {
-  while (!(await check())) await new Promise((r) => setTimeout(r, 50))
-}
-
 async function challengeFor(path = PATH) {
   const r = await get(path)
   expect(r.status).toBe(402)
   return { challenge: evmChallenge(r), required: r.headers.get('payment-required') as string }
+}
+
+/** A fresh challenge's wallet credential signed by `buyer`, sent under an Idempotency-Key of its own. */
+async function keyedCredential(buyer: PrivateKeyAccount, key: string) {
+  const { challenge } = await challengeFor()
+  return {
+    authorization: await walletCredential(buyer, challenge),
+    'idempotency-key': `${key}-${buyer.address}`,
+  }
 }
 
 /** A refusal: a problem with retryable, and none of the paid payload. */
@@ -43,9 +52,6 @@ async function expectRefused(r: Response, status: number, problem: string, retry
   expect(body).not.toHaveProperty('items')
   return body
 }
-
-const x402Header = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64')
-const decode = (header: string) => JSON.parse(Buffer.from(header, 'base64').toString('utf8'))
 
 describe('wallet rail: a credential that cannot pay is refused before any settlement', () => {
   const cases: [string, (c: ReturnType<typeof evmChallenge>) => object, object, string][] = [
@@ -110,18 +116,9 @@ describe('wallet rail: a credential that cannot pay is refused before any settle
   it('refusal: x402 requirements echoed with another amount are refused and settle nothing', async () => {
     const buyer = freshBuyer()
     const { required } = await challengeFor()
-    const accepted = { ...decode(required).accepts[0], amount: '1' }
-    const a = {
-      ...authorizationFor(buyer, { id: 'x', realm: 'x' } as never),
-      value: '1',
-      nonce: keccak256(toHex(`${Math.random()}`)),
-    }
-    const payload = {
-      x402Version: 2,
-      accepted,
-      payload: { authorization: a, signature: await sign(buyer, a) },
-    }
-    const r = await get(PATH, { headers: { 'payment-signature': x402Header(payload) } })
+    const accepted = { ...x402Accepted(required), amount: '1' }
+    const { header } = await x402Payment(buyer, accepted, `${Math.random()}`)
+    const r = await get(PATH, { headers: { 'payment-signature': header } })
     await expectRefused(r, 402, 'invalid-challenge', 'pay-again')
     expect(await settlementsFrom(buyer.address)).toHaveLength(0)
   })
@@ -142,34 +139,14 @@ describe('wallet rail: one authorization pays one answer', () => {
   it('money: an x402 authorization re-wrapped for another challenge is refused, on either wire', async () => {
     const buyer = freshBuyer()
     const first = await challengeFor()
-    const accepted = decode(first.required).accepts[0]
-    const a = {
-      from: buyer.address,
-      to: accepted.payTo as Hex,
-      value: accepted.amount as string,
-      validAfter: '0',
-      validBefore: String(now() + 300),
-      nonce: keccak256(toHex(`x402 ${buyer.address}`)),
-    }
-    const signature = await sign(buyer, a)
-    const paid = await get(PATH, {
-      headers: {
-        'payment-signature': x402Header({
-          x402Version: 2,
-          accepted,
-          payload: { authorization: a, signature },
-        }),
-      },
-    })
+    const payment = await x402Payment(buyer, x402Accepted(first.required), `x402 ${buyer.address}`)
+    const paid = await get(PATH, { headers: { 'payment-signature': payment.header } })
     expect(paid.status).toBe(200)
     // The same signed authorization, echoing a fresh challenge's requirements.
     const second = await challengeFor()
-    const rewrapped = {
-      x402Version: 2,
-      accepted: decode(second.required).accepts[0],
-      payload: { authorization: a, signature },
-    }
-    const r = await get(PATH, { headers: { 'payment-signature': x402Header(rewrapped) } })
+    const { authorization, signature } = payment
+    const rewrapped = paymentSignature(x402Accepted(second.required), { authorization, signature })
+    const r = await get(PATH, { headers: { 'payment-signature': rewrapped } })
     const body = await expectRefused(r, 402, 'invalid-challenge', 'pay-again')
     expect(String(body.detail)).toMatch(/another request/)
     expect(await settlementsFrom(buyer.address)).toHaveLength(1)
@@ -183,23 +160,15 @@ describe('wallet rail: one authorization pays one answer', () => {
     const auth = await walletCredential(buyer, challenge)
     expect((await get(PATH, { headers: { authorization: auth } })).status).toBe(200)
     const fresh = await challengeFor()
-    const payload = {
-      x402Version: 2,
-      accepted: decode(fresh.required).accepts[0],
-      payload: { authorization: a, signature },
-    }
-    const r = await get(PATH, { headers: { 'payment-signature': x402Header(payload) } })
+    const payment = paymentSignature(x402Accepted(fresh.required), { authorization: a, signature })
+    const r = await get(PATH, { headers: { 'payment-signature': payment } })
     await expectRefused(r, 402, 'invalid-challenge', 'pay-again')
     expect(await settlementsFrom(buyer.address)).toHaveLength(1)
   })
 
   it('money: the same credential under the same Idempotency-Key gets the same bytes and receipt', async () => {
     const buyer = freshBuyer()
-    const { challenge } = await challengeFor()
-    const headers = {
-      authorization: await walletCredential(buyer, challenge),
-      'idempotency-key': `w-${buyer.address}`,
-    }
+    const headers = await keyedCredential(buyer, 'w')
     const first = await get(PATH, { headers })
     const again = await get(PATH, { headers })
     expect(first.status).toBe(200)
@@ -212,21 +181,8 @@ describe('wallet rail: one authorization pays one answer', () => {
   it('money: on the x402 wire the same payment payload and Idempotency-Key get the same bytes and receipt', async () => {
     const buyer = freshBuyer()
     const { required } = await challengeFor()
-    const accepted = decode(required).accepts[0]
-    const a = {
-      from: buyer.address,
-      to: accepted.payTo as Hex,
-      value: accepted.amount as string,
-      validAfter: '0',
-      validBefore: String(now() + 300),
-      nonce: keccak256(toHex(`resend ${buyer.address}`)),
-    }
-    const payment = x402Header({
-      x402Version: 2,
-      accepted,
-      payload: { authorization: a, signature: await sign(buyer, a) },
-    })
-    const headers = { 'payment-signature': payment, 'idempotency-key': `x-${buyer.address}` }
+    const payment = await x402Payment(buyer, x402Accepted(required), `resend ${buyer.address}`)
+    const headers = { 'payment-signature': payment.header, 'idempotency-key': `x-${buyer.address}` }
     const first = await get(PATH, { headers })
     const again = await get(PATH, { headers })
     expect(first.status).toBe(200)
@@ -239,21 +195,8 @@ describe('wallet rail: one authorization pays one answer', () => {
   it("refusal: an x402 payment echoing another resource's requirements is refused and settles nothing", async () => {
     const buyer = freshBuyer()
     const { required } = await challengeFor('/v1/fde-playbooks')
-    const accepted = decode(required).accepts[0]
-    const a = {
-      from: buyer.address,
-      to: accepted.payTo as Hex,
-      value: accepted.amount as string,
-      validAfter: '0',
-      validBefore: String(now() + 300),
-      nonce: keccak256(toHex(`elsewhere ${buyer.address}`)),
-    }
-    const payment = x402Header({
-      x402Version: 2,
-      accepted,
-      payload: { authorization: a, signature: await sign(buyer, a) },
-    })
-    const r = await get(PATH, { headers: { 'payment-signature': payment } })
+    const payment = await x402Payment(buyer, x402Accepted(required), `elsewhere ${buyer.address}`)
+    const r = await get(PATH, { headers: { 'payment-signature': payment.header } })
     await expectRefused(r, 402, 'invalid-challenge', 'pay-again')
     expect(await settlementsFrom(buyer.address)).toHaveLength(0)
   })
@@ -261,13 +204,9 @@ describe('wallet rail: one authorization pays one answer', () => {
   it('refusal: both Authorization: Payment and PAYMENT-SIGNATURE is a 400 naming the field, nothing settled', async () => {
     const buyer = freshBuyer()
     const { challenge, required } = await challengeFor()
-    const accepted = decode(required).accepts[0]
     const auth = await walletCredential(buyer, challenge)
     const r = await get(PATH, {
-      headers: {
-        authorization: auth,
-        'payment-signature': x402Header({ x402Version: 2, accepted, payload: {} }),
-      },
+      headers: { authorization: auth, 'payment-signature': paymentSignature(x402Accepted(required), {}) },
     })
     expect(r.status).toBe(400)
     expect(await r.json()).toMatchObject({ field: 'PAYMENT-SIGNATURE', retryable: 'same-credential' })
@@ -287,11 +226,7 @@ describe('wallet rail: one authorization pays one answer', () => {
 
   it('money: concurrent copies of one credential settle once and all get the same answer', async () => {
     const buyer = freshBuyer()
-    const { challenge } = await challengeFor()
-    const headers = {
-      authorization: await walletCredential(buyer, challenge),
-      'idempotency-key': `c-${buyer.address}`,
-    }
+    const headers = await keyedCredential(buyer, 'c')
     const send = async () => {
       let r = await get(PATH, { headers })
       // A copy that could not wait is told to come back (503, same credential), never to pay.
@@ -313,11 +248,7 @@ describe('wallet rail: a facilitator that stalls, fails or answers nothing', () 
   async function pending(fault: 'stall' | 'fail' | 'lost' | 'silent') {
     const buyer = freshBuyer()
     await setFault(buyer.address, fault)
-    const { challenge } = await challengeFor()
-    const headers = {
-      authorization: await walletCredential(buyer, challenge),
-      'idempotency-key': `f-${buyer.address}`,
-    }
+    const headers = await keyedCredential(buyer, 'f')
     const first = await get(PATH, { headers })
     const body = await expectRefused(first, 503, 'internal-payment-error', 'same-credential')
     expect(first.headers.get('retry-after')).toMatch(/^\d+$/)
@@ -326,15 +257,20 @@ describe('wallet rail: a facilitator that stalls, fails or answers nothing', () 
     return { buyer, headers }
   }
 
-  it('money: a failing facilitator (503) settles nothing; the same credential pays once it is back', async () => {
-    const { buyer, headers } = await pending('fail')
-    expect(await settlementsFrom(buyer.address)).toHaveLength(0)
-    await setFault(buyer.address, null)
+  /** The same credential again: delivered, its receipt naming the one settlement the chain holds. */
+  async function deliveredOnce(buyer: { address: string }, headers: Record<string, string>) {
     const paid = await get(PATH, { headers })
     expect(paid.status).toBe(200)
     const settled = await settlementsFrom(buyer.address)
     expect(settled).toHaveLength(1)
     expect(decodeReceipt(paid.headers.get('payment-receipt')).reference).toBe(settled[0]?.transaction)
+  }
+
+  it('money: a failing facilitator (503) settles nothing; the same credential pays once it is back', async () => {
+    const { buyer, headers } = await pending('fail')
+    expect(await settlementsFrom(buyer.address)).toHaveLength(0)
+    await setFault(buyer.address, null)
+    await deliveredOnce(buyer, headers)
   })
 
   it('money: a stalled settlement that lands later is found on the chain and delivered, settled once', async () => {
@@ -342,21 +278,13 @@ describe('wallet rail: a facilitator that stalls, fails or answers nothing', () 
     await release(buyer.address)
     await until(async () => (await settlementsFrom(buyer.address)).length === 1)
     await setFault(buyer.address, null)
-    const paid = await get(PATH, { headers })
-    expect(paid.status).toBe(200)
-    const settled = await settlementsFrom(buyer.address)
-    expect(settled).toHaveLength(1)
-    expect(decodeReceipt(paid.headers.get('payment-receipt')).reference).toBe(settled[0]?.transaction)
+    await deliveredOnce(buyer, headers)
   })
 
   it('money: a settlement whose answer is lost is read from the chain (used) and delivered, never settled again', async () => {
     const { buyer, headers } = await pending('lost')
     expect(await settlementsFrom(buyer.address)).toHaveLength(1)
-    const paid = await get(PATH, { headers })
-    expect(paid.status).toBe(200)
-    const settled = await settlementsFrom(buyer.address)
-    expect(settled).toHaveLength(1)
-    expect(decodeReceipt(paid.headers.get('payment-receipt')).reference).toBe(settled[0]?.transaction)
+    await deliveredOnce(buyer, headers)
   })
 
   it('money: a facilitator that answers nothing and settles nothing leaves the authorization unused; the retry pays once', async () => {

@@ -22,10 +22,10 @@ import {
   settlementsFrom,
   sign,
   walletCredential,
+  x402Accepted,
 } from '../support/wallet.js'
 
 const PATH = '/v1/fde-playbooks'
-const decodeRequired = (header: string) => JSON.parse(Buffer.from(header, 'base64').toString('utf8'))
 const operatorToken = () => readFileSync(join(inject('stateDir'), 'operator-token'), 'utf8').trim()
 /** Past every delivery window opened now: the challenge's 30 minutes and the 24 hours after. */
 const later = () => new Date(Date.now() + 26 * 60 * 60 * 1000).toISOString()
@@ -98,9 +98,8 @@ describe('wallet payments owed back', () => {
     expect((await get(PATH, { headers: { authorization: credential } })).status).toBe(402)
     // Funded again, and the authorization (still valid) submitted by someone holding it.
     await setBalance(buyer.address, 10n ** 8n)
-    const required = decodeRequired((await get(PATH)).headers.get('payment-required') as string)
     const requirements = {
-      ...required.accepts[0],
+      ...x402Accepted((await get(PATH)).headers.get('payment-required') as string),
       extra: { name: LOCAL_TOKEN.name, version: LOCAL_TOKEN.version },
     }
     const settled = await fetch(`${inject('facilitatorUrl')}/settle`, {

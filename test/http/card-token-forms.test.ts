@@ -6,25 +6,15 @@
  */
 import { describe, expect, it } from 'vitest'
 import { TOKEN_FIELDS } from '../../gateway/payment/processor.js'
-import {
-  authorization,
-  challengeFrom,
-  decodeReceipt,
-  get,
-  processorLedger,
-  token,
-} from '../support/service.js'
+import { decodeReceipt, get, payOnce, processorLedger, token } from '../support/service.js'
 
 const [NESTED, TOP_LEVEL] = TOKEN_FIELDS
 
+/** Pays `path` with a fresh stand-in token of `kind`, under a key so the same credential may fetch the answer again. */
 async function pay(path: string, kind: string) {
-  const challenge = challengeFrom(await get(path))
   const spt = token(kind)
-  // A key for this purchase, so the same credential may fetch the answer again.
-  const init = {
-    headers: { authorization: authorization(challenge, { spt }), 'idempotency-key': `forms-${spt}` },
-  }
-  return { spt, init, response: await get(path, init) }
+  const { init, paid } = await payOnce(path, spt, `forms-${spt}`)
+  return { spt, init, response: paid }
 }
 
 describe('the granted token in either form', () => {

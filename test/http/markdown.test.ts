@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { readmeSnippet, type VerifyReceipt } from '../support/readme-snippet.js'
+import { readmeVerifyReceipt } from '../support/readme-snippet.js'
 import {
   authorization,
   base,
@@ -63,10 +63,7 @@ describe('Markdown answers over HTTP', () => {
   })
 
   it('behavior: the README receipt snippet verifies a Markdown answer', async () => {
-    const { verifyReceipt } = await readmeSnippet<{ verifyReceipt: VerifyReceipt }>(
-      'receipt-verify',
-      'readme-verify-markdown-receipt.mjs',
-    )
+    const verifyReceipt = await readmeVerifyReceipt('readme-verify-markdown-receipt.mjs')
     const { paid } = await payOnce('/v1/fde-playbooks?format=skill')
     const body = await paid.text()
     const claims = await verifyReceipt(await jwks(), paid, body)

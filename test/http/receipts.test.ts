@@ -8,7 +8,7 @@ import { Receipt } from 'mppx'
 import { describe, expect, it } from 'vitest'
 import { keySet, signedReceipt } from '../../gateway/payment/signed-receipt.js'
 import { RECEIPT_CLAIMS, RETIRED_KEY_DAYS } from '../../schema/receipt-claims.js'
-import { readmeSnippet, type VerifyReceipt, type VerifyToolReceipt } from '../support/readme-snippet.js'
+import { readmeSnippet, readmeVerifyReceipt, type VerifyToolReceipt } from '../support/readme-snippet.js'
 import { base, decodeReceipt, get, payOnce, token } from '../support/service.js'
 
 const jwks = async () => (await (await get('/.well-known/jwks.json')).json()) as JSONWebKeySet
@@ -76,10 +76,7 @@ describe('signed receipts over HTTP', () => {
   })
 
   it('behavior: the README verification snippet, run as written, verifies a real receipt', async () => {
-    const { verifyReceipt } = await readmeSnippet<{ verifyReceipt: VerifyReceipt }>(
-      'receipt-verify',
-      'readme-verify-receipt.mjs',
-    )
+    const verifyReceipt = await readmeVerifyReceipt()
     const { paid } = await payOnce('/v1/pricing?category=voice-agent')
     const body = await paid.text()
     const claims = await verifyReceipt(await jwks(), paid, body)
@@ -90,6 +87,29 @@ describe('signed receipts over HTTP', () => {
     const misplaced = new Response(body, { headers: paid.headers })
     Object.defineProperty(misplaced, 'url', { value: other.url })
     await expect(verifyReceipt(await jwks(), misplaced, body)).rejects.toThrow(/another category/)
+  })
+
+  it('behavior: the README snippet accepts a genuine receipt for facts sent in another spelling, and no other situation', async () => {
+    const verifyReceipt = await readmeVerifyReceipt()
+    // Spellings the service reads as the canonical ones: a leading zero, capitals, repeated actions.
+    const situation = 'emergency=False&stateful=false&one_way_changes=false'
+    const path = '/v1/fde-preship-checklist'
+    const { paid } = await payOnce(`${path}?action=schema-change&action=Deploy&targets=03&${situation}`)
+    expect(paid.status).toBe(200)
+    const body = await paid.text()
+    const claims = await verifyReceipt(await jwks(), paid, body)
+    // The receipt names the canonical spelling, not the one sent.
+    expect(claims.resource).toMatch(/[?&]action=deploy%2Cschema-change&/)
+    expect(claims.resource).toMatch(/[?&]targets=3$/)
+    // Another number of targets or another action is another situation: the receipt is refused for it.
+    for (const [query, name] of [
+      [`action=deploy,schema-change&targets=4&${situation}`, 'targets'],
+      [`action=deploy&targets=3&${situation}`, 'action'],
+    ] as const) {
+      const misplaced = new Response(body, { headers: paid.headers })
+      Object.defineProperty(misplaced, 'url', { value: `${base()}${path}?${query}` })
+      await expect(verifyReceipt(await jwks(), misplaced, body)).rejects.toThrow(`another ${name}`)
+    }
   })
 })
 

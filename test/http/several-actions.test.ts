@@ -3,23 +3,14 @@
  * with one payment whatever their order, gates and rules in one answer (include=rules), the free
  * standing AGENTS.md, and MCP arguments held to their declared types.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { stripe } from 'mppx/client'
 import { McpClient } from 'mppx/mcp/client'
 import { describe, expect, it } from 'vitest'
 import type { PublishedGate, PublishedRule } from '../../schema/datasets.js'
 import { sha256Text } from '../../schema/sha256-text.js'
 import type { AppliesBecause } from '../../schema/situation.js'
-import {
-  authorization,
-  base,
-  challengeFrom,
-  get,
-  payOnce,
-  processorLedger,
-  token,
-} from '../support/service.js'
+import { mcpClient } from '../support/mcp.js'
+import { authorization, challengeFrom, get, payOnce, processorLedger, token } from '../support/service.js'
 
 interface Answer {
   action?: string
@@ -29,12 +20,6 @@ interface Answer {
 }
 
 const COMPOUND = 'stateful=true&one_way_changes=true'
-
-async function mcpClient() {
-  const client = new Client({ name: 'several-actions-test', version: '1.0.0' })
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base()}/mcp`)))
-  return client
-}
 
 describe('several actions, one payment', () => {
   it('behavior: a credential bought for action=b,a pays for action=a&action=b: the set is bound, not its order', async () => {
@@ -108,7 +93,7 @@ describe('the whole answer in one purchase', () => {
 
 describe('MCP arguments hold to their declared types', () => {
   it('error: targets "12" (a string where tools/list declares an integer) is an isError naming targets, no challenge', async () => {
-    const client = await mcpClient()
+    const client = await mcpClient('several-actions-test')
     const result = await client.callTool({
       name: 'fde_preship_checklist',
       arguments: { action: 'deploy', targets: '12' },
@@ -122,7 +107,7 @@ describe('MCP arguments hold to their declared types', () => {
   })
 
   it('error: a boolean fact sent as "true" and a filter sent as a number are refused the same way', async () => {
-    const client = await mcpClient()
+    const client = await mcpClient('several-actions-test')
     for (const [args, name] of [
       [{ action: 'deploy', emergency: 'true' }, 'emergency'],
       [{ action: 'deploy', format: 3 }, 'format'],
@@ -135,7 +120,7 @@ describe('MCP arguments hold to their declared types', () => {
   })
 
   it('behavior: action as a list over MCP answers the same union as HTTP, paid in band', async () => {
-    const client = await mcpClient()
+    const client = await mcpClient('several-actions-test')
     const paying = McpClient.wrap(client, {
       methods: [stripe({ paymentMethod: 'pm_card_visa', createToken: async () => token() })],
     })

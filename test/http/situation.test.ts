@@ -2,14 +2,13 @@
  * Asking with the situation: `action` and facts as query parameters (HTTP) or typed arguments
  * (MCP) select exactly the gates and rules that apply, each with why, for one payment.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { stripe } from 'mppx/client'
 import { McpClient } from 'mppx/mcp/client'
 import { describe, expect, it } from 'vitest'
 import type { Catalogue, PublishedGate, PublishedRule } from '../../schema/datasets.js'
 import { type AppliesBecause, appliesBecause, type Situation } from '../../schema/situation.js'
-import { authorization, base, challengeFrom, get, payOnce, token } from '../support/service.js'
+import { mcpClient } from '../support/mcp.js'
+import { authorization, challengeFrom, get, payOnce, token } from '../support/service.js'
 
 const ROUTINE = 'action=deploy&emergency=false&targets=3&stateful=false&one_way_changes=false'
 const routine: Situation = {
@@ -133,8 +132,7 @@ describe('the answer holds exactly what applies, each with why', () => {
 
 describe('MCP tools take the situation as typed arguments', () => {
   it('behavior: fde_preship_checklist with action and typed facts is paid in band and answers as the HTTP route does', async () => {
-    const client = new Client({ name: 'situation-test', version: '1.0.0' })
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${base()}/mcp`)))
+    const client = await mcpClient('situation-test')
     const listed = await client.listTools()
     const checklistTool = listed.tools.find((t) => t.name === 'fde_preship_checklist')
     expect(checklistTool?.inputSchema.properties).toMatchObject({
@@ -157,8 +155,7 @@ describe('MCP tools take the situation as typed arguments', () => {
   })
 
   it('error: a fact of the wrong type over MCP is refused naming the fact, before any challenge', async () => {
-    const client = new Client({ name: 'situation-test', version: '1.0.0' })
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${base()}/mcp`)))
+    const client = await mcpClient('situation-test')
     const outcome = await client
       .callTool({ name: 'fde_preship_checklist', arguments: { action: 'deploy', targets: 'many' } })
       .then(

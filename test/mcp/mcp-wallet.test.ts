@@ -3,14 +3,12 @@
  * mppx's McpClient.wrap with its `evm` method and a freshly generated key pays every paid tool,
  * each call one settlement of 0.50 USD in USDC to the recipient.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { evm } from 'mppx/client'
 import { McpClient } from 'mppx/mcp/client'
 import { keccak256, toHex } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { MCP_TOOLS } from '../../schema/mcp-tools.js'
-import { base } from '../support/service.js'
+import { CREDENTIAL, mcpClients, PAYMENT_REQUIRED, RECEIPT } from '../support/mcp.js'
 import {
   authorizationFor,
   freshBuyer,
@@ -20,32 +18,15 @@ import {
   sign,
 } from '../support/wallet.js'
 
-const PAYMENT_REQUIRED = 'org.paymentauth/payment-required'
-const RECEIPT = 'org.paymentauth/receipt'
 const ARGS: Record<string, Record<string, string>> = { fde_lessons_full: { topic: 'deploy' } }
 
-async function connect() {
-  const c = new Client({ name: 'mcp-wallet-test', version: '1.0.0' })
-  await c.connect(new StreamableHTTPClientTransport(new URL(`${base()}/mcp`)))
-  return c
-}
-
-let client: Client
-let payer: Client
-beforeAll(async () => {
-  client = await connect()
-  payer = await connect()
-})
-afterAll(async () => {
-  await client.close()
-  await payer.close()
-})
+const mcp = mcpClients('mcp-wallet-test')
 
 const paidTools = MCP_TOOLS.filter((t) => t.route.access === 'paid')
 
 describe('MCP wallet rail', () => {
   it('behavior: the in-band challenge offers the card and the same price in USDC', async () => {
-    const unpaid = await client.callTool({ name: 'fde_playbook', arguments: {} })
+    const unpaid = await mcp.client.callTool({ name: 'fde_playbook', arguments: {} })
     const required = unpaid._meta?.[PAYMENT_REQUIRED] as {
       challenges: { method: string; request: Record<string, unknown> }[]
     }
@@ -55,7 +36,7 @@ describe('MCP wallet rail', () => {
 
   const account = freshBuyer()
   const paying = () =>
-    McpClient.wrap(payer, { methods: [evm({ account, currencies: [LOCAL_ASSET], maxAmount: '1' })] })
+    McpClient.wrap(mcp.payer, { methods: [evm({ account, currencies: [LOCAL_ASSET], maxAmount: '1' })] })
   const references: string[] = []
   for (const tool of paidTools)
     it(`behavior: mppx McpClient with the evm method pays ${tool.name} with a fresh key`, async () => {
@@ -69,7 +50,7 @@ describe('MCP wallet rail', () => {
 
   it('money: an evm credential sent again over MCP without its key is refused in band, with no challenge, and settles nothing more', async () => {
     const buyer = freshBuyer()
-    const unpaid = await client.callTool({ name: 'fde_playbook', arguments: {} })
+    const unpaid = await mcp.client.callTool({ name: 'fde_playbook', arguments: {} })
     const required = unpaid._meta?.[PAYMENT_REQUIRED] as { challenges: Record<string, unknown>[] }
     const challenge = required.challenges.find((c) => c.method === 'evm') as Record<string, unknown>
     const nonce = keccak256(toHex(`${challenge.id}${challenge.realm}`))
@@ -79,10 +60,10 @@ describe('MCP wallet rail', () => {
       payload: { type: 'authorization', ...a, signature: await sign(buyer, a) },
     }
     const call = () =>
-      client.callTool({
+      mcp.client.callTool({
         name: 'fde_playbook',
         arguments: {},
-        _meta: { 'org.paymentauth/credential': credential },
+        _meta: { [CREDENTIAL]: credential },
       })
     const first = await call()
     expect(first.isError).toBeFalsy()

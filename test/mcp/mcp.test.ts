@@ -5,38 +5,18 @@
 
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { stripe } from 'mppx/client'
 import { McpClient } from 'mppx/mcp/client'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import type { Gate } from '../../schema/content.js'
 import { MCP_TOOLS } from '../../schema/mcp-tools.js'
 import { ACTIONS } from '../../schema/vocabulary.js'
+import { CREDENTIAL, mcpClients, PAYMENT_REQUIRED, RECEIPT } from '../support/mcp.js'
 import { base, get, processorLedger, token } from '../support/service.js'
 
-const PAYMENT_REQUIRED = 'org.paymentauth/payment-required'
-const CREDENTIAL = 'org.paymentauth/credential'
-const RECEIPT = 'org.paymentauth/receipt'
-
-async function connect() {
-  const c = new Client({ name: 'mcp-test', version: '1.0.0' })
-  await c.connect(new StreamableHTTPClientTransport(new URL(`${base()}/mcp`)))
-  return c
-}
-
-// mppx's McpClient.wrap patches the client it wraps, so the paying client is a separate one.
-let client: Client
-let payer: Client
-beforeAll(async () => {
-  client = await connect()
-  payer = await connect()
-})
-afterAll(async () => {
-  await client.close()
-  await payer.close()
-})
+const mcp = mcpClients('mcp-test')
 
 const freeTools = MCP_TOOLS.filter((t) => t.route.access === 'free')
 const paidTools = MCP_TOOLS.filter((t) => t.route.access === 'paid')
@@ -51,7 +31,7 @@ const textOf = (result: Awaited<ReturnType<Client['callTool']>>) =>
 
 /** Asks for a paid tool without paying and answers its challenge with a fresh test token. */
 async function challengeAndCredential(args: Record<string, string>) {
-  const unpaid = await client.callTool({ name: 'fde_lessons_full', arguments: args })
+  const unpaid = await mcp.client.callTool({ name: 'fde_lessons_full', arguments: args })
   const required = unpaid._meta?.[PAYMENT_REQUIRED] as { challenges: Record<string, unknown>[] } | undefined
   if (!required) throw new Error('expected an in-band payment challenge')
   const challenge = required.challenges[0] as Record<string, unknown>
@@ -60,18 +40,18 @@ async function challengeAndCredential(args: Record<string, string>) {
 
 describe('MCP server', () => {
   it('behavior: initialize advertises tools and the payment capability', () => {
-    expect(client.getServerCapabilities()).toMatchObject({
+    expect(mcp.client.getServerCapabilities()).toMatchObject({
       tools: {},
       experimental: { payment: { methods: { stripe: { intents: ['charge'] } } } },
     })
   })
 
   it('behavior: ping answers', async () => {
-    await expect(client.ping()).resolves.toEqual({})
+    await expect(mcp.client.ping()).resolves.toEqual({})
   })
 
   it('behavior: tools/list matches the server card', async () => {
-    const { tools } = await client.listTools()
+    const { tools } = await mcp.client.listTools()
     const card = (await (await get('/.well-known/mcp.json')).json()) as {
       tools: { name: string }[]
       transport: { endpoint: string }
@@ -83,7 +63,7 @@ describe('MCP server', () => {
 
   for (const tool of freeTools)
     it(`behavior: ${tool.name} answers directly with structured content`, async () => {
-      const result = await client.callTool({ name: tool.name, arguments: {} })
+      const result = await mcp.client.callTool({ name: tool.name, arguments: {} })
       expect(result.isError).toBeFalsy()
       expect(result.structuredContent).toBeTruthy()
       expect(result._meta?.[PAYMENT_REQUIRED]).toBeUndefined()
@@ -91,7 +71,7 @@ describe('MCP server', () => {
 
   for (const tool of paidTools)
     it(`behavior: ${tool.name} without a credential returns the challenge in band`, async () => {
-      const result = await client.callTool({ name: tool.name, arguments: argsFor(tool.name) })
+      const result = await mcp.client.callTool({ name: tool.name, arguments: argsFor(tool.name) })
       expect(result.isError).toBe(true)
       expect(result.structuredContent).toBeUndefined()
       const required = result._meta?.[PAYMENT_REQUIRED] as {
@@ -107,18 +87,24 @@ describe('MCP server', () => {
     })
 
   it('error: an unknown tool is a JSON-RPC error; bad arguments are tool errors, never a charge', async () => {
-    await expect(client.callTool({ name: 'fde_nope', arguments: {} })).rejects.toThrow(/unknown tool/)
-    const unknown = await client.callTool({ name: 'fde_playbook', arguments: { colour: 'blue' } })
+    await expect(mcp.client.callTool({ name: 'fde_nope', arguments: {} })).rejects.toThrow(/unknown tool/)
+    const unknown = await mcp.client.callTool({ name: 'fde_playbook', arguments: { colour: 'blue' } })
     expect(unknown.isError).toBe(true)
     expect(textOf(unknown)).toContain('no argument "colour"')
-    const phase = await client.callTool({ name: 'fde_preship_checklist', arguments: { phase: 'part-ix' } })
+    const phase = await mcp.client.callTool({
+      name: 'fde_preship_checklist',
+      arguments: { phase: 'part-ix' },
+    })
     expect(phase.isError).toBe(true)
     expect(textOf(phase)).toContain('unknown phase "part-ix"')
   })
 
   it('error: an unknown action is a tool error naming it, never a challenge or a charge', async () => {
     const before = await processorLedger()
-    const result = await client.callTool({ name: 'fde_preship_checklist', arguments: { action: 'teleport' } })
+    const result = await mcp.client.callTool({
+      name: 'fde_preship_checklist',
+      arguments: { action: 'teleport' },
+    })
     expect(result.isError).toBe(true)
     expect(result._meta?.[PAYMENT_REQUIRED]).toBeUndefined()
     expect(textOf(result)).toContain('unknown action "teleport"')
@@ -126,7 +112,7 @@ describe('MCP server', () => {
   })
 
   it('behavior: tools/list gives fde_preship_checklist an action argument: one action or a list, each from the vocabulary', async () => {
-    const { tools } = await client.listTools()
+    const { tools } = await mcp.client.listTools()
     const checklist = tools.find((t) => t.name === 'fde_preship_checklist')
     const action = checklist?.inputSchema.properties?.action as
       | { anyOf?: { type: string; enum?: string[]; items?: { enum?: string[] } }[] }
@@ -138,7 +124,10 @@ describe('MCP server', () => {
   })
 
   it('error: a filter that matches nothing is a tool error listing the valid values, no challenge', async () => {
-    const result = await client.callTool({ name: 'fde_lessons_full', arguments: { topic: 'no-such-topic' } })
+    const result = await mcp.client.callTool({
+      name: 'fde_lessons_full',
+      arguments: { topic: 'no-such-topic' },
+    })
     expect(result.isError).toBe(true)
     expect(result._meta?.[PAYMENT_REQUIRED]).toBeUndefined()
     const text = (result.content as { text: string }[])[0]?.text
@@ -150,7 +139,7 @@ describe('MCP server', () => {
 describe('paying over MCP with mppx', () => {
   const issued: string[] = []
   const paying = () =>
-    McpClient.wrap(payer, {
+    McpClient.wrap(mcp.payer, {
       methods: [
         stripe({
           paymentMethod: 'pm_card_visa',
@@ -210,7 +199,7 @@ describe('paying over MCP with mppx', () => {
   it('error: a replayed MCP credential is refused in band with no challenge', async () => {
     const credential = await challengeAndCredential({ topic: 'deploy' })
     const call = () =>
-      client.callTool({
+      mcp.client.callTool({
         name: 'fde_lessons_full',
         arguments: { topic: 'deploy' },
         _meta: { [CREDENTIAL]: credential },
@@ -230,7 +219,7 @@ describe('paying over MCP with mppx', () => {
   it('error: a credential for other arguments is refused in band and not charged', async () => {
     const credential = await challengeAndCredential({ topic: 'deploy' })
     const before = await processorLedger()
-    const result = await client.callTool({
+    const result = await mcp.client.callTool({
       name: 'fde_lessons_full',
       arguments: { topic: 'retry' },
       _meta: { [CREDENTIAL]: credential },
@@ -242,7 +231,7 @@ describe('paying over MCP with mppx', () => {
 
   it('error: a payment whose outcome is unknown is a 503 problem in band: same credential, after a wait, no challenge', async () => {
     const credential = await challengeAndCredential({ topic: 'deploy' })
-    const result = await client.callTool({
+    const result = await mcp.client.callTool({
       name: 'fde_lessons_full',
       arguments: { topic: 'deploy' },
       _meta: { [CREDENTIAL]: { ...credential, payload: { spt: token('timeout') } } },
@@ -277,7 +266,7 @@ describe('paying over MCP with mppx', () => {
     ]
     for (const [problem, make] of kinds) {
       const credential = make(await challengeAndCredential({ topic: 'deploy' }))
-      const result = await client.callTool({
+      const result = await mcp.client.callTool({
         name: 'fde_lessons_full',
         arguments: { topic: 'deploy' },
         _meta: { [CREDENTIAL]: credential },
@@ -328,7 +317,7 @@ describe('one message per request', () => {
     expect(r.status).toBe(400)
     expect(((await r.json()) as { error: { code: number } }).error.code).toBe(-32600)
     expect((await processorLedger()).calls).toBe(before.calls)
-    const paid = await client.callTool({
+    const paid = await mcp.client.callTool({
       name: 'fde_lessons_full',
       arguments: { topic: 'deploy' },
       _meta: { [CREDENTIAL]: credential },

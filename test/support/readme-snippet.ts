@@ -23,3 +23,8 @@ export async function readmeSnippet<T>(marker: string, file: string): Promise<T>
   await writeFile(path, snippet)
   return (await import(path)) as T
 }
+
+/** The README's `verifyReceipt`, as a buyer copies it, saved under test-results/`file`. */
+export async function readmeVerifyReceipt(file = 'readme-verify-receipt.mjs'): Promise<VerifyReceipt> {
+  return (await readmeSnippet<{ verifyReceipt: VerifyReceipt }>('receipt-verify', file)).verifyReceipt
+}

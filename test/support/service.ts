@@ -47,14 +47,35 @@ export function authorization(challenge: ReturnType<typeof challengeFrom>, paylo
   return Credential.serialize(Credential.from({ challenge, payload }))
 }
 
-/** Calls `path` unpaid, then pays its challenge with `spt`; returns both responses. */
-export async function payOnce(path: string, spt = token()) {
+/** A fresh challenge for `path` (asked with `headers`), and a credential paying it with a stand-in token of `kind`. */
+export async function cardCredential(path: string, kind = 'ok', headers: Record<string, string> = {}) {
+  const challenge = challengeFrom(await get(path, { headers }))
+  const spt = token(kind)
+  const credential = authorization(challenge, { spt })
+  return { challenge, spt, authorization: credential, auth: { headers: { authorization: credential } } }
+}
+
+/**
+ * Calls `path` unpaid, then pays its challenge with `spt` (under the Idempotency-Key `key`, if
+ * given); returns both responses and the request init that sends the same credential again.
+ */
+export async function payOnce(path: string, spt = token(), key?: string) {
   const unpaid = await get(path)
   const challenge = challengeFrom(unpaid)
   const auth = authorization(challenge, { spt })
-  const paid = await get(path, { headers: { authorization: auth } })
-  return { unpaid, challenge, auth, paid, spt }
+  const init = { headers: { authorization: auth, ...(key === undefined ? {} : { 'idempotency-key': key }) } }
+  const paid = await get(path, init)
+  return { unpaid, challenge, auth, init, paid, spt }
 }
+
+/** Waits until `check` holds, asking again every 50 ms (the test's own limit bounds the wait). */
+export async function until(check: () => Promise<boolean>) {
+  while (!(await check())) await new Promise((r) => setTimeout(r, 50))
+}
+
+/** Sets the processor stand-in's test controls (faults, clock skew, search lag). */
+export const standin = (path: string, init: RequestInit = { method: 'POST' }) =>
+  fetch(`${inject('processorUrl')}${path}`, init)
 
 export function decodeReceipt(header: string | null): Record<string, unknown> {
   if (!header) throw new Error('no Payment-Receipt header')

@@ -133,3 +133,33 @@ export async function walletCredential(
     }),
   )
 }
+
+/** The requirements a 402's PAYMENT-REQUIRED header offers on the x402 wire (its one `accepts` entry). */
+export function x402Accepted(required: string): Record<string, unknown> & { payTo: Hex; amount: string } {
+  return JSON.parse(Buffer.from(required, 'base64').toString('utf8')).accepts[0]
+}
+
+/** PAYMENT-SIGNATURE: base64 (standard, as x402 writes it) of the x402 v2 payment payload for `accepted`. */
+export const paymentSignature = (accepted: unknown, payload: unknown) =>
+  Buffer.from(JSON.stringify({ x402Version: 2, accepted, payload })).toString('base64')
+
+/**
+ * A signed x402 payment as an x402 client makes it for `accepted`: its amount to its payTo, valid
+ * for 300 s, with a nonce of its own (derived from `nonceSeed`); and its PAYMENT-SIGNATURE header.
+ */
+export async function x402Payment(
+  account: PrivateKeyAccount,
+  accepted: { payTo: Hex; amount: string },
+  nonceSeed: string,
+) {
+  const authorization: Authorization = {
+    from: account.address,
+    to: accepted.payTo,
+    value: accepted.amount,
+    validAfter: '0',
+    validBefore: String(Math.floor(Date.now() / 1000) + 300),
+    nonce: keccak256(toHex(nonceSeed)),
+  }
+  const signature = await sign(account, authorization)
+  return { authorization, signature, header: paymentSignature(accepted, { authorization, signature }) }
+}

@@ -24,7 +24,13 @@ export interface CheckedAuthorization {
 
 export type EvmCheck =
   | { ok: true; checked: CheckedAuthorization }
-  | { ok: false; problem: 'invalid-payload' | 'verification-failed' | 'payment-expired'; detail: string }
+  | {
+      ok: false
+      problem: 'invalid-payload' | 'verification-failed' | 'payment-expired'
+      detail: string
+      /** Past its validBefore, with everything else in order: it pays nothing new, but a payment it made may be found. */
+      lapsed?: CheckedAuthorization
+    }
 
 /** keccak256(challenge id ‖ realm): the nonce an MPP `evm` authorization must carry. */
 export function challengeNonce(id: string, realm: string): string {
@@ -70,8 +76,6 @@ export function checkAuthorization(
       problem: 'verification-failed',
       detail: 'the authorization is not valid yet (validAfter)',
     }
-  if (BigInt(a.validBefore) <= now)
-    return { ok: false, problem: 'payment-expired', detail: 'the authorization has expired (validBefore)' }
   const digest = authorizationDigest(
     { name: c.tokenName, version: c.tokenVersion, chainId: c.chainId, verifyingContract: c.token },
     a,
@@ -82,5 +86,14 @@ export function checkAuthorization(
       problem: 'verification-failed',
       detail: `the signature is not from ${a.from} over this token's EIP-712 domain (chain ${c.chainId}, ${c.token})`,
     }
-  return { ok: true, checked: { authorization: a, signature: sig, token: authorizationIdentity(c, a) } }
+  const checked = { authorization: a, signature: sig, token: authorizationIdentity(c, a) }
+  // Checked last: a lapsed authorization that is otherwise sound names the payment it may have made.
+  if (BigInt(a.validBefore) <= now)
+    return {
+      ok: false,
+      problem: 'payment-expired',
+      detail: 'the authorization has expired (validBefore)',
+      lapsed: checked,
+    }
+  return { ok: true, checked }
 }

@@ -6,16 +6,19 @@
  * the challenge and only then settles through the facilitator.
  */
 import { canonicalize } from '../../../schema/jcs.js'
-import { type Binding, opaqueBinds } from '../binding.js'
-import type { Challenge } from '../challenge.js'
-import { challengeId, sameId } from '../challenge-id.js'
-import type { AttemptGate, Ledger, PaymentConfig, Settlement } from '../charge.js'
-import { paymentIdentity } from '../payment-identity.js'
-import { refusal } from '../problems.js'
-import { ledgerRefusal } from '../settle-refusal.js'
+import type { Binding } from '../binding.js'
+import { type Challenge, verifyEchoedChallenge } from '../challenge.js'
+import {
+  type AttemptGate,
+  type Ledger,
+  type PaymentConfig,
+  refused,
+  type Settlement,
+  settlePayment,
+} from '../charge.js'
 import type { TransferAuthorization } from './authorization.js'
-import { encodedEvmRequest } from './challenge.js'
-import { challengeNonce, checkAuthorization } from './check.js'
+import { evmOffer } from './challenge.js'
+import { type CheckedAuthorization, challengeNonce, checkAuthorization } from './check.js'
 import type { EvmConfig } from './config.js'
 import type { WalletNote } from './owed.js'
 import { atomicAmount, EVM_METHOD, x402Requirements } from './request.js'
@@ -50,42 +53,15 @@ export async function payWithAuthorization(
   idempotencyKey?: string,
   now = Date.now(),
 ): Promise<Settlement> {
-  const refuse = (...args: Parameters<typeof refusal>): Settlement => ({
-    ok: false,
-    refusal: refusal(...args),
-  })
   const { echoed } = payment
-  const expected = await challengeId(config.hmacSecret, {
-    realm: echoed.realm,
-    method: echoed.method,
-    intent: echoed.intent,
-    request: echoed.request,
-    expires: echoed.expires,
-    digest: echoed.digest,
-    opaque: echoed.opaque,
-    header: echoed.header,
-  })
-  if (!sameId(expected, echoed.id))
-    return refuse('invalid-challenge', 'the challenge was not issued by this server')
-  if (
-    echoed.realm !== config.realm ||
-    echoed.method !== EVM_METHOD ||
-    echoed.intent !== 'charge' ||
-    echoed.request !== encodedEvmRequest(evm)
-  )
-    return refuse('invalid-challenge', 'the challenge does not match the current offer')
+  const challenge = await verifyEchoedChallenge(config, evmOffer(evm), echoed, binding)
+  if (!challenge.ok) return challenge
+  const { expiresAt } = challenge
   const requirements = x402Requirements(evm, echoed)
   if (payment.wire === 'x402' && !sameOffer(payment.accepted, requirements))
-    return refuse(
+    return refused(
       'invalid-challenge',
       'accepted must be the payment requirements offered for this request, unchanged (amount, asset, payTo, network, extra)',
-    )
-  const expiresAt = echoed.expires ? Date.parse(echoed.expires) : Number.NaN
-  if (Number.isNaN(expiresAt)) return refuse('invalid-challenge', 'the challenge has no valid expiry')
-  if (!opaqueBinds(echoed.opaque, binding))
-    return refuse(
-      'invalid-challenge',
-      'the credential was issued for another request (path, query, tool or arguments)',
     )
   const checked = checkAuthorization(
     evm,
@@ -94,56 +70,59 @@ export async function payWithAuthorization(
     now,
     payment.wire === 'mpp' ? challengeNonce(echoed.id, echoed.realm) : undefined,
   )
-  if (!checked.ok) return refuse(checked.problem, checked.detail)
-  const { authorization, signature, token } = checked.checked
+  if (!checked.ok && !checked.lapsed) return refused(checked.problem, checked.detail)
+  // A lapsed authorization can pay nothing new, but the payment it made may have lost its answer:
+  // the ledger re-sends that, and refuses anything else as expired. Nothing new is claimed for it.
+  const lapsed = checked.ok ? undefined : checked.detail
+  const { authorization, signature, token } = checked.ok
+    ? checked.checked
+    : (checked.lapsed as CheckedAuthorization)
   // An authorization outliving its challenge by more than the x402 timeout could be settled long
   // after anyone could tell whether its answer was delivered: refused before it is claimed.
   const latest = Math.floor(expiresAt / 1000) + evm.maxTimeoutSeconds
   if (BigInt(authorization.validBefore) > BigInt(latest))
-    return refuse(
+    return refused(
       'verification-failed',
       `validBefore must be at most ${latest} (the challenge's expiry plus ${evm.maxTimeoutSeconds} s)`,
     )
 
-  // One authorization pays one challenge, whichever wire carries it: claimed before any settlement.
-  const holder = await claims.claim(token, echoed.id, Number(authorization.validBefore) * 1000)
-  if (holder !== echoed.id)
-    return refuse(
-      'invalid-challenge',
-      'this authorization was already given for another request; sign a new one for this challenge',
-    )
-  // Noted before any settlement: a payment settled but never answered is then always found.
-  await claims.note({
-    challengeId: echoed.id,
-    payer: authorization.from,
-    nonce: authorization.nonce,
-    amount: authorization.value,
-    expiresAt,
-  })
-  const result = await ledger.settle(echoed.id, {
-    // The payment's identity: the challenge and the authorization, nothing else of the credential.
-    payment: paymentIdentity(echoed.id, token),
-    method: EVM_METHOD,
-    spt: token,
-    amount: atomicAmount(evm.decimals),
-    currency: evm.token,
-    realm: config.realm,
-    expiresAt,
-    now,
-    processor: config.processor,
-    limitedForS: await attempts.retryAfterS(),
-    ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
-    wallet: {
-      evm,
-      paymentPayload: { x402Version: 2, accepted: requirements, payload: { authorization, signature } },
-      paymentRequirements: requirements,
-      from: authorization.from,
+  if (!lapsed) {
+    // One authorization pays one challenge, whichever wire carries it: claimed before any settlement.
+    const holder = await claims.claim(token, echoed.id, Number(authorization.validBefore) * 1000)
+    if (holder !== echoed.id)
+      return refused(
+        'invalid-challenge',
+        'this authorization was already given for another request; sign a new one for this challenge',
+      )
+    // Noted before any settlement: a payment settled but never answered is then always found.
+    await claims.note({
+      challengeId: echoed.id,
+      payer: authorization.from,
       nonce: authorization.nonce,
-      validBefore: authorization.validBefore,
-    },
-  })
-  if (result.ok) return result
-  return { ok: false, refusal: await ledgerRefusal(result, attempts, echoed) }
+      amount: authorization.value,
+      expiresAt,
+    })
+  }
+  const wallet = {
+    evm,
+    paymentPayload: { x402Version: 2, accepted: requirements, payload: { authorization, signature } },
+    paymentRequirements: requirements,
+    from: authorization.from,
+    nonce: authorization.nonce,
+    validBefore: authorization.validBefore,
+  }
+  // The payment is the challenge and the authorization (its token), nothing else of the credential.
+  const claim = { token, method: EVM_METHOD, amount: atomicAmount(evm.decimals), currency: evm.token }
+  const unclaimable = lapsed === undefined ? {} : { unclaimable: lapsed }
+  return settlePayment(
+    config,
+    ledger,
+    attempts,
+    echoed,
+    { ...claim, expiresAt, ...unclaimable, wallet },
+    idempotencyKey,
+    now,
+  )
 }
 
 /** Whether echoed requirements are the offer, member for member (JCS compares them whatever the order). */

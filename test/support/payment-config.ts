@@ -1,0 +1,40 @@
+/**
+ * One payment configuration for tests that call the payment core directly (inside workerd): the card
+ * through a processor nobody answers, the wallet rail on Base Sepolia's USDC with a facilitator nobody
+ * answers (only what a ledger already holds can settle), and an attempt gate that never limits.
+ */
+import { checksum, type EvmConfig } from '../../gateway/payment/evm/config.js'
+import { CHALLENGE_TTL_MS } from '../../schema/config.js'
+
+const NOBODY = 'http://127.0.0.1:9'
+
+export const testEvm: EvmConfig = {
+  chainId: 84532,
+  token: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
+  tokenName: 'USDC',
+  tokenVersion: '2',
+  decimals: 6,
+  recipient: checksum('0x00000000000000000000000000000000000000aa'),
+  facilitatorUrl: NOBODY,
+  rpcUrl: `${NOBODY}/rpc`,
+  timeoutMs: 1000,
+  maxTimeoutSeconds: 300,
+}
+
+/** A PaymentConfig (gateway/payment/charge.ts) without receipt keys: nothing here signs a receipt. */
+export const testPayment = {
+  realm: 'service.example',
+  hmacSecret: 'a challenge secret of at least thirty-two bytes',
+  networkId: 'acct_test',
+  challengeTtlMs: CHALLENGE_TTL_MS,
+  processor: { url: NOBODY, secret: 's', timeoutMs: 1000 },
+  receipts: {} as never,
+  evm: testEvm,
+}
+
+/** An attempt gate (charge.ts) that never limits and counts nothing. */
+export const openAttempts = {
+  retryAfterS: async () => 0,
+  fail: async () => {},
+  leftUnfinished: async () => {},
+}
