@@ -1,7 +1,7 @@
 /**
  * Where a paid call's CPU goes inside workerd, Worker and ledger apart: a V8 CPU profile of the
  * gateway's isolate (Miniflare's inspector) over a series of requests. Samples whose stack starts
- * in the PaymentLedger class (the Durable Object's own task) are the ledger's; other JavaScript is
+ * in a Durable Object class (the payment ledger, the attempt limiter: the objects' own tasks) are the ledger's; other JavaScript is
  * the Worker's; `(program)` is the runtime outside JavaScript (HTTP, storage, RPC) and `(garbage
  * collector)` V8's collector. Time a request spends waiting is idle and not counted.
  */
@@ -24,6 +24,7 @@ export interface CpuSplit {
   worker: number
   /** The Worker's calls on Durable Object stubs (open the object, send the call), locally in-process. */
   stubs: number
+  /** The Durable Objects' own JavaScript: the payment ledger and the attempt limiter. */
   ledger: number
   runtime: number
   gc: number
@@ -31,25 +32,34 @@ export interface CpuSplit {
   functions: Map<string, number>
 }
 
-/** Where in the bundled gateway (0-based lines, as V8 counts) the ledger class and the stub calls are. */
+/** Where in the bundled gateway (0-based lines, as V8 counts) the Durable Object classes and the stub calls are. */
 export interface BundleLines {
-  ledger: [number, number]
-  /** gateway/payment/http.ts's ledgerOf, tokenClaimsOf and attemptsOf: the Worker's side of each call. */
-  stubs: [number, number]
+  /** The payment ledger's and the attempt limiter's classes: the Durable Objects' own tasks. */
+  objects: [number, number][]
+  /** gateway/payment/http.ts's ledgerOf … attemptsOf and attempts.ts: the Worker's side of each call. */
+  stubs: [number, number][]
 }
 
 export async function bundleLines(bundlePath: string): Promise<BundleLines> {
   const lines = (await readFile(bundlePath, 'utf8')).split('\n')
-  const block = (open: RegExp, close: RegExp): [number, number] => {
-    const start = lines.findIndex((l) => open.test(l))
-    const end = lines.findIndex((l, i) => i > start && close.test(l))
-    if (start < 0 || end < 0) throw new Error(`no ${open} in ${bundlePath}`)
-    return [start, end]
+  const at = (open: RegExp, from = 0) => {
+    const i = lines.findIndex((l, n) => n >= from && open.test(l))
+    if (i < 0) throw new Error(`no ${open} in ${bundlePath}`)
+    return i
   }
-  const ledger = block(/^var PaymentLedger = class /, /^};/)
-  const [from] = block(/^function ledgerOf\(/, /^}/)
-  const [, to] = block(/^async function attemptsOf\(/, /^}/)
-  return { ledger, stubs: [from, to] }
+  const block = (open: RegExp, close: RegExp): [number, number] => {
+    const start = at(open)
+    return [start, at(close, start + 1)]
+  }
+  /** An esbuild module: from its path comment to the next module's. */
+  const moduleLines = (path: string): [number, number] => {
+    const start = at(new RegExp(`^// ${path.replaceAll('.', '\\.')}$`))
+    return [start, at(/^\/\/ \S+\.(ts|js)$/, start + 1) - 1]
+  }
+  return {
+    objects: [block(/^var PaymentLedger = class /, /^};/), block(/^var AttemptLimiter = class /, /^};/)],
+    stubs: [[at(/^function ledgerOf\(/), at(/attemptsOf = /)], moduleLines('gateway/payment/attempts.ts')],
+  }
 }
 
 /** A Chrome DevTools Protocol session over the inspector's WebSocket. */
@@ -100,8 +110,8 @@ export async function profileRequests(
 }
 
 function split(profile: Profile, lines: BundleLines, requests: number): CpuSplit {
-  const within = (n: ProfileNode, [from, to]: [number, number]) =>
-    n.callFrame.lineNumber >= from && n.callFrame.lineNumber <= to
+  const within = (n: ProfileNode, ranges: [number, number][]) =>
+    ranges.some(([from, to]) => n.callFrame.lineNumber >= from && n.callFrame.lineNumber <= to)
   const byId = new Map(profile.nodes.map((n) => [n.id, n]))
   const parent = new Map<number, number>()
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
@@ -118,7 +128,7 @@ function split(profile: Profile, lines: BundleLines, requests: number): CpuSplit
       const node = byId.get(p) as ProfileNode
       if (node.callFrame.functionName !== '(root)') bottom = node
     }
-    if (within(bottom, lines.ledger)) return 'ledger'
+    if (within(bottom, lines.objects)) return 'ledger'
     // Self time in the Worker's stub call is the runtime opening the object and sending the call.
     return within(leaf, lines.stubs) ? 'stubs' : 'worker'
   }

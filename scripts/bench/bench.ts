@@ -495,7 +495,7 @@ async function sayPaidSplit(stateDir: string, n = 100) {
   say(`## (g) A paid call, Worker and ledger apart (${n} sequential requests each, one run)`)
   say()
   say(
-    `Paid one-topic call \`${PAID_PATH}\` (${bought.bytes} bytes) against the free preview \`${FREE_PATH}\` (${free.bytes} bytes). The split comes from a V8 CPU profile of the gateway's isolate (50 µs sampling): the ledger is the PaymentLedger Durable Object's own tasks, the runtime is workerd outside JavaScript (HTTP, storage, RPC between the Worker and the object). The last row is every workerd process's CPU counters (Miniflare's entry and asset workers included), as in (a).`,
+    `Paid one-topic call \`${PAID_PATH}\` (${bought.bytes} bytes) against the free preview \`${FREE_PATH}\` (${free.bytes} bytes). The split comes from a V8 CPU profile of the gateway's isolate (50 µs sampling): the ledger is the Durable Objects' own tasks (the payment ledger and the attempt limiter), the runtime is workerd outside JavaScript (HTTP, storage, RPC between the Worker and the object). The last row is every workerd process's CPU counters (Miniflare's entry and asset workers included), as in (a).`,
   )
   say()
   say('| part | paid ms/request | free ms/request | paid − free | × free |')
@@ -503,7 +503,7 @@ async function sayPaidSplit(stateDir: string, n = 100) {
   const rows: [string, number, number][] = [
     ['Worker (JavaScript)', bought.worker, free.worker],
     ['Worker: Durable Object stub calls (open the object, send the call)', bought.stubs, free.stubs],
-    ['ledger Durable Object (JavaScript)', bought.ledger, free.ledger],
+    ['Durable Objects: ledger and attempt limiter (JavaScript)', bought.ledger, free.ledger],
     ['runtime outside JavaScript', bought.runtime, free.runtime],
     ['garbage collection', bought.gc, free.gc],
     ['gateway isolate, sampled total', sampled(bought), sampled(free)],
@@ -526,7 +526,7 @@ async function sayPaidSplit(stateDir: string, n = 100) {
     say(`| ${name.replaceAll('|', '\\|')} | ${fmt(ms, 3)} | ${fmt(free.functions.get(name) ?? 0, 3)} |`)
   say()
   say(
-    `Why the rest stays: the stub calls are the Worker opening the ledger object of this challenge (one Durable Object per challenge, created on its first payment, with its own SQLite storage) and sending it the settlement; that object is what makes a credential pay at most once, so every paid call has exactly one, and a free call none. Locally Miniflare runs the object in the Worker's own process, so opening it lands on the Worker's stack; deployed, the object runs in its own isolate and its CPU is not the Worker's. The ledger's own work is the record and the answer it keeps for a repeat under the same Idempotency-Key (put), which the money rules require. What is left in the Worker is the credential's parsing, the processor call (fetch), the receipt (contentDigest) and the paid payload: the Worker's own JavaScript costs ${fmt(bought.worker / Math.max(free.worker, 0.001))}× a free preview's.`,
+    `Why the rest stays: the stub calls are the Worker opening the attempt limiters (the client's budgets) and the ledger object of this challenge (one Durable Object per challenge, created on its first payment, with its own SQLite storage) and sending it the settlement; the ledger object is what makes a credential pay at most once, so every paid call has exactly one, and a free call none. Locally Miniflare runs the object in the Worker's own process, so opening it lands on the Worker's stack; deployed, the object runs in its own isolate and its CPU is not the Worker's. The ledger's own work is the record and the answer it keeps for a repeat under the same Idempotency-Key (put), which the money rules require. What is left in the Worker is the credential's parsing, the processor call (fetch), the receipt (contentDigest) and the paid payload: the Worker's own JavaScript costs ${fmt(bought.worker / Math.max(free.worker, 0.001))}× a free preview's.`,
   )
   // A fresh runtime: the service's workerd started again, both Workers' isolates with it.
   const empty = await emptyRuntimeStart()
