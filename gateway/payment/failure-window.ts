@@ -25,6 +25,22 @@ export interface Kept {
   room?: number
 }
 
+/** A place reserved for a claim at the processor (attempt-limiter.ts): it lapses at `until`. */
+export interface Hold {
+  id: string
+  until: number
+  /** When it was taken. */
+  at: number
+  /** The rooms it took (past a shared address's bound), with what each held before (null: none). */
+  rooms: Record<string, number | null>
+}
+
+/** A window with its live holds as places taken: each frees by `until` at the latest (released or counted). */
+export function withHolds(kept: Kept | undefined, holds: Hold[], b: Budget): Kept {
+  const times = [...(kept?.times ?? []), ...holds.map((h) => h.until - b.windowMs)].sort((x, y) => x - y)
+  return { times, ...(kept?.room === undefined ? {} : { room: kept.room }) }
+}
+
 /** Milliseconds until a claim is allowed, 0 when one is allowed now. */
 export function waitMs(kept: Kept | undefined, b: Budget, now: number): number {
   const live = (kept?.times ?? []).filter((t) => t > now - b.windowMs)
