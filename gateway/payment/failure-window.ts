@@ -1,7 +1,8 @@
 /**
  * A sliding window of failed payment attempts, as the times kept for it (oldest first): at `limit`
  * within `windowMs`, further claims wait until the oldest leaves the window. Only failures count,
- * so a buyer who pays successfully at any rate is never slowed. Pure: the limiter keeps the times.
+ * so a buyer who pays successfully at any rate is never slowed; a claim at the processor holds a
+ * place until it ends, so at most `limit` are there at once. Pure: the limiter keeps the times.
  */
 /** A made-up token costs one processor call; ten a minute is far past any honest buyer's bad luck. */
 export const FAILED_PAYMENTS_PER_MINUTE = 10
