@@ -2,7 +2,7 @@
  * Reads and checks the payment configuration once per isolate. A deployed gateway refuses to
  * take payments with the local processor stand-in, a loopback processor or a missing secret.
  */
-import { CHALLENGE_TTL_MS, STANDIN_SECRET } from '../schema/config.js'
+import { CHALLENGE_TTL_MS, PROCESSOR_TIMEOUT_MS, STANDIN_SECRET } from '../schema/config.js'
 
 export { CHALLENGE_TTL_MS }
 
@@ -52,7 +52,7 @@ function readConfig(env: Env): ConfigResult {
       processor: {
         url: env.PROCESSOR_URL.replace(/\/$/, ''),
         secret: env.PROCESSOR_SECRET as string,
-        timeoutMs: Number(env.PROCESSOR_TIMEOUT_MS ?? 10_000),
+        timeoutMs: Number(env.PROCESSOR_TIMEOUT_MS ?? PROCESSOR_TIMEOUT_MS),
         searchLagMs: Number(env.PROCESSOR_SEARCH_LAG_MS ?? SEARCH_INDEX_LAG_MS),
       },
       challengeTtlMs: CHALLENGE_TTL_MS,

@@ -51,6 +51,14 @@ export const ACCOUNT_UNFINISHED_PAYMENTS_PER_HOUR = 1000
  */
 export const SHARED_ADDRESS_ROOM_MS = 5 * 60 * 1000
 
+/** How long one processor call may take before it counts as unanswered (PROCESSOR_TIMEOUT_MS). */
+export const PROCESSOR_TIMEOUT_MS = 10_000
+/**
+ * A new claim holds its place in every budget while at the processor: twice the processor timeout
+ * (the card's two token forms) and this margin. A request that dies frees its place then.
+ */
+export const HOLD_MARGIN_MS = 10_000
+
 /**
  * How often one payment's answer may be sent again under its Idempotency-Key, in any minute: enough
  * for a client that lost its answer and retries, never a feed. Re-sends go one at a time.

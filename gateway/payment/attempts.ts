@@ -7,6 +7,8 @@
  */
 import {
   ACCOUNT_UNFINISHED_PAYMENTS_PER_HOUR,
+  HOLD_MARGIN_MS,
+  PROCESSOR_TIMEOUT_MS,
   SHARED_ADDRESS_ROOM_MS,
   UNFINISHED_PAYMENTS_PER_HOUR_PER_48,
 } from '../../schema/config.js'
@@ -17,6 +19,7 @@ import type { AttemptGate } from './charge.js'
 import { type Budget, FAILED_PAYMENTS_PER_MINUTE, UNFINISHED_PAYMENTS_PER_HOUR } from './failure-window.js'
 
 export interface LimitVars {
+  PROCESSOR_TIMEOUT_MS?: string
   FAILED_PAYMENTS_PER_MINUTE?: string
   UNFINISHED_PAYMENTS_PER_HOUR?: string
   UNFINISHED_PAYMENTS_PER_HOUR_PER_48?: string
@@ -28,6 +31,7 @@ export interface BudgetGate extends AttemptGate {
   accountBusy?: () => boolean
 }
 
+type AttemptLimiterStub = DurableObjectStub<AttemptLimiter>
 const HOUR = 60 * 60_000
 /** The account's object: a name no hash (hex) can take. */
 const ACCOUNT = 'account'
@@ -75,25 +79,46 @@ export async function attemptGate(
     true,
   )
   const all = budget(vars.ACCOUNT_UNFINISHED_PAYMENTS_PER_HOUR, ACCOUNT_UNFINISHED_PAYMENTS_PER_HOUR, HOUR)
+  // A claim's place is held as long as its processor call may take (two tries of the card's token
+  // form), and a margin: after that it lapses, so a request that died cannot keep it.
+  const holdMs = 2 * Number(vars.PROCESSOR_TIMEOUT_MS ?? PROCESSOR_TIMEOUT_MS) + HOLD_MARGIN_MS
+  const id = crypto.randomUUID()
+  const held: AttemptLimiterStub[] = []
   let busy = false
   return {
-    retryAfterS: async () => {
-      const [a, b, c] = await Promise.all([
-        own.waitS({ refused, unfinished: mine }),
-        siteObject?.waitS({ unfinished: perSite }) ?? 0,
-        account.waitS({ unfinished: all }),
-      ])
-      busy = c > 0 && c >= Math.max(a, b)
-      return Math.max(a, b, c)
+    // The client's own place first, its /48's next, the account's last: a client its own budget
+    // refuses never takes (even briefly) a place in the account's.
+    reserve: async () => {
+      const steps: [AttemptLimiterStub | undefined, Record<string, Budget>][] = [
+        [own, { refused, unfinished: mine }],
+        [siteObject, { unfinished: perSite }],
+        [account, { unfinished: all }],
+      ]
+      for (const [object, budgets] of steps) {
+        if (!object) continue
+        const wait = await object.reserve(budgets, id, holdMs)
+        if (wait > 0) {
+          busy = object === account
+          await release()
+          return wait
+        }
+        held.push(object)
+      }
+      return 0
     },
-    fail: () => own.spend('refused', refused),
+    fail: () => own.spend('refused', refused, id),
     leftUnfinished: async () => {
       await Promise.all([
-        own.spend('unfinished', mine),
-        siteObject?.spend('unfinished', perSite),
-        account.spend('unfinished', all),
+        own.spend('unfinished', mine, id),
+        siteObject?.spend('unfinished', perSite, id),
+        account.spend('unfinished', all, id),
       ])
     },
+    release: () => release(),
     accountBusy: () => busy,
+  }
+
+  async function release() {
+    await Promise.all(held.splice(0).map((object) => object.release(id)))
   }
 }

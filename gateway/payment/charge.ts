@@ -72,15 +72,17 @@ export interface Ledger extends OrphanLedger {
 
 /**
  * Attempts of the paying client. Consulted only for a new claim (a credential the ledger already
- * knows is never limited); only what a new claim caused at the processor counts.
+ * knows is never limited, and takes no place); only what a new claim caused at the processor counts.
  */
 export interface AttemptGate {
-  /** Seconds until this client may try again, 0 when it may now. */
-  retryAfterS(): Promise<number>
-  /** Counts a payment the processor refused just now. */
+  /** Reserves this claim's place under every budget at once: 0, or the seconds to wait (nothing reserved). */
+  reserve(): Promise<number>
+  /** Counts a payment the processor refused just now (in place of its reserved place). */
   fail(): Promise<void>
   /** Counts a new processor intent that did not complete: refused, waiting, processing (never the processor's own failures). */
   leftUnfinished(): Promise<void>
+  /** Gives back whatever place is still reserved and was not counted. */
+  release(): Promise<void>
 }
 
 /** A refusal before anything is claimed, as a settlement. */
@@ -112,17 +114,25 @@ export async function settlePayment(
   now: number,
 ): Promise<Settlement> {
   const { token, ...how } = claim
-  const result = await ledger.settle(echoed.id, {
+  const input = {
     ...how,
     payment: paymentIdentity(echoed.id, token),
     spt: token,
     realm: config.realm,
     now,
     processor: config.processor,
-    limitedForS: await attempts.retryAfterS(),
     ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
-  })
-  return result.ok ? result : { ok: false, refusal: await ledgerRefusal(result, attempts, echoed) }
+  }
+  // Asked first without a place: a payment the ledger knows (a retry, a copy, a re-send) is
+  // answered at once and never takes one; only a new claim comes back asking for its place.
+  let result = await ledger.settle(echoed.id, input)
+  try {
+    if (!result.ok && result.reason === 'unreserved')
+      result = await ledger.settle(echoed.id, { ...input, limitedForS: await attempts.reserve() })
+    return result.ok ? result : { ok: false, refusal: await ledgerRefusal(result, attempts, echoed) }
+  } finally {
+    await attempts.release()
+  }
 }
 
 export async function verifyAndSettle(

@@ -1,7 +1,8 @@
 /**
  * A sliding window of failed payment attempts, as the times kept for it (oldest first): at `limit`
  * within `windowMs`, further claims wait until the oldest leaves the window. Only failures count,
- * so a buyer who pays successfully at any rate is never slowed. Pure: the limiter keeps the times.
+ * so a buyer who pays successfully at any rate is never slowed; a claim at the processor holds a
+ * place until it ends, so at most `limit` are there at once. Pure: the limiter keeps the times.
  */
 /** A made-up token costs one processor call; ten a minute is far past any honest buyer's bad luck. */
 export const FAILED_PAYMENTS_PER_MINUTE = 10
@@ -23,6 +24,22 @@ export interface Budget {
 export interface Kept {
   times: number[]
   room?: number
+}
+
+/** A place reserved for a claim at the processor (attempt-limiter.ts): it lapses at `until`. */
+export interface Hold {
+  id: string
+  until: number
+  /** When it was taken. */
+  at: number
+  /** The rooms it took (past a shared address's bound), with what each held before (null: none). */
+  rooms: Record<string, number | null>
+}
+
+/** A window with its live holds as places taken: each frees by `until` at the latest (released or counted). */
+export function withHolds(kept: Kept | undefined, holds: Hold[], b: Budget): Kept {
+  const times = [...(kept?.times ?? []), ...holds.map((h) => h.until - b.windowMs)].sort((x, y) => x - y)
+  return { times, ...(kept?.room === undefined ? {} : { room: kept.room }) }
 }
 
 /** Milliseconds until a claim is allowed, 0 when one is allowed now. */

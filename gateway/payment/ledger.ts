@@ -64,8 +64,11 @@ export interface SettleInput {
   processor: ProcessorConfig
   /** The request's Idempotency-Key: the answer given under it can be fetched again for 24 h. */
   idempotencyKey?: string
-  /** Seconds this client must wait before a new claim (failed-payment limiter); 0 when it may claim. */
-  limitedForS: number
+  /**
+   * Seconds this client must wait before a new claim (the budgets); 0 when its place is reserved.
+   * Absent: not asked yet, and a new claim is answered `unreserved` (nothing claimed).
+   */
+  limitedForS?: number
   /** Why this credential may claim nothing new (a lapsed wallet authorization): a payment it made is still answered. */
   unclaimable?: string
 }
@@ -194,20 +197,23 @@ export class PaymentLedger extends DurableObject {
     const record = await this.ctx.storage.get<LedgerRecord>('record')
     if (!record) {
       if (input.unclaimable) return { ok: false, reason: 'expired', detail: input.unclaimable }
-      // Only a new claim can be turned away by the limiter: a known credential is never kept from its money.
-      if (input.limitedForS > 0)
-        return {
-          ok: false,
-          reason: 'limited',
-          detail: `too many refused or unfinished payments from this client; try again in ${input.limitedForS} s`,
-          retryAfterS: input.limitedForS,
-        }
       // Expiry bounds the first claim only: a retry of a pending payment must still be delivered.
       if (input.expiresAt <= input.now)
         return {
           ok: false,
           reason: 'expired',
           detail: `the challenge expired at ${new Date(input.expiresAt).toISOString()}`,
+        }
+      // Only a new claim takes a place in the budgets, or can be turned away by them: a known
+      // credential is never kept from its money.
+      if (input.limitedForS === undefined)
+        return { ok: false, reason: 'unreserved', detail: 'a new claim: reserve its place, then ask again' }
+      if (input.limitedForS > 0)
+        return {
+          ok: false,
+          reason: 'limited',
+          detail: `too many refused or unfinished payments from this client; try again in ${input.limitedForS} s`,
+          retryAfterS: input.limitedForS,
         }
       const claimed: LedgerRecord = {
         payment: input.payment,

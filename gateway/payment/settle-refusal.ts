@@ -37,6 +37,8 @@ export async function ledgerRefusal(
       if (result.fresh) await attempts.fail()
       return refusal('verification-failed', result.detail)
     case 'unavailable':
+    // Never after a reserved ask (charge.ts): told as an outcome not known yet, nothing claimed.
+    case 'unreserved':
       return refusal('internal-payment-error', result.detail, optionalRetryAfter(result.retryAfterS))
     case 'refunded':
       return refusal('payment-refunded', result.detail)

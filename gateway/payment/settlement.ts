@@ -21,6 +21,8 @@ export type SettleFailure =
   | 'unavailable'
   /** A new claim from a client over its failure limit: nothing was claimed or charged. */
   | 'limited'
+  /** A new claim asked without its place in the budgets reserved: reserve one, then ask again. */
+  | 'unreserved'
   /** Charged but never delivered, and refunded (the refund exists). */
   | 'refunded'
   /** Charged but never delivered, and owed a refund not made yet: the charge is still on the card. */

@@ -20,7 +20,7 @@
  * Tokens (see README): `spt_test_<anything>` pays once; `…decline…` is declined; `…action…` needs
  * an extra step; `…processing…` is processing; `…timeout…` never answers; `…error…` is an outage
  * (500, nothing charged); `…lost…` charges, then answers 500; `…stall…` is held until released
- * (or `stallMs`), then pays. The token rides in `payment_method_data[shared_payment_granted_token]`
+ * (or `stallMs`), then pays (`…stallaction…`: then needs an extra step). The token rides in `payment_method_data[shared_payment_granted_token]`
  * (Stripe's documented form) or top-level `shared_payment_granted_token` (the MPP method's);
  * `…nestedonly…` and `…toplevelonly…` refuse the other form as an unknown parameter.
  *
@@ -500,7 +500,9 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
     if (ledger.succeeded.has(token))
       return invalid('this shared payment token was already used', 'shared_payment_granted_token_used')
     const pi = newIntent(params, amount, 'succeeded', receivedAt)
-    if (token.startsWith('spt_test_action')) pi.status = 'requires_action'
+    // `…stallaction…`: held like a stall, then left waiting for an extra step (an unfinished intent).
+    if (token.startsWith('spt_test_action') || token.startsWith('spt_test_stallaction'))
+      pi.status = 'requires_action'
     else if (token.startsWith('spt_test_processing')) pi.status = 'processing'
     else ledger.succeeded.set(token, pi.id)
     if (token.startsWith('spt_test_lost'))

@@ -16,6 +16,8 @@ import { ANSWER_REPLAY_MS, RECONCILE_LOOKBACK_MS } from '../../gateway/payment/r
 import {
   ACCOUNT_UNFINISHED_PAYMENTS_PER_HOUR,
   CHALLENGE_TTL_MS,
+  HOLD_MARGIN_MS,
+  PROCESSOR_TIMEOUT_MS,
   RESENDS_PER_MINUTE,
   SHARED_ADDRESS_ROOM_MS,
   UNFINISHED_PAYMENTS_PER_HOUR_PER_48,
@@ -103,6 +105,9 @@ describe('schema/CONTRACT.md against the code', () => {
     )
     says(`one more new claim every ${SHARED_ADDRESS_ROOM_MS / 60_000} minutes (\`SHARED_ADDRESS_ROOM_MS\`)`)
     says(`${ACCOUNT_UNFINISHED_PAYMENTS_PER_HOUR} unfinished within an hour, then 503 \`payments-busy\``)
+    says(
+      `lapses after ${(2 * PROCESSOR_TIMEOUT_MS + HOLD_MARGIN_MS) / 1000} s (twice \`PROCESSOR_TIMEOUT_MS\` + \`HOLD_MARGIN_MS\`)`,
+    )
     says(`| answer replay | a repeat under its \`Idempotency-Key\` | ${ANSWER_REPLAY_MS / HOUR_MS} hours`)
     says(`at most ${RESENDS_PER_MINUTE} a minute, one at a time (\`RESENDS_PER_MINUTE\``)
     says(`| ${RESENDS_PER_MINUTE} a minute, one at a time, then 429 \`too-many-resends\``)

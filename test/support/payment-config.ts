@@ -34,7 +34,8 @@ export const testPayment = {
 
 /** An attempt gate (charge.ts) that never limits and counts nothing. */
 export const openAttempts = {
-  retryAfterS: async () => 0,
+  reserve: async () => 0,
   fail: async () => {},
   leftUnfinished: async () => {},
+  release: async () => {},
 }
