@@ -52,7 +52,13 @@ async function main(args: readonly string[]) {
   if (format === 'sizes') return printBudgets(data)
   const out: string[] = []
   // route=preview alone prints the standing instructions (the free foundational rules)
-  const routes = situation.route === 'preview' ? (['preview'] as const) : (['checklist', 'lessons'] as const)
+  // include=rules is the checklist's one file with the rules in it: the lessons route has no such parameter
+  const routes =
+    situation.route === 'preview'
+      ? (['preview'] as const)
+      : situation.include === 'rules'
+        ? (['checklist'] as const)
+        : (['checklist', 'lessons'] as const)
   delete situation.route
   for (const route of routes) {
     const prepare = PREPARE[route]
@@ -98,14 +104,20 @@ function idLines(route: string, payload: unknown): string[] {
     applies_because?: Record<string, unknown>
     playbooks?: { id: string }[]
   }
-  const items = p.checklist ?? p.rules ?? []
-  const lines = items.map((item) => {
-    const tag =
-      'on_fail' in item ? `${item.when ?? ''} ${item.on_fail}` : ((item as { kind?: string }).kind ?? '')
+  // A checklist with include=rules carries both lists: count and print each
+  const gates = p.checklist ?? []
+  const rules = p.rules ?? []
+  const line = (item: { id: string; on_fail?: string; when?: string; kind?: string }) => {
+    const tag = item.on_fail !== undefined ? `${item.when ?? ''} ${item.on_fail}` : (item.kind ?? '')
     return `${route}\t${item.id}\t${tag.trim()}\t${JSON.stringify(p.applies_because?.[item.id] ?? {})}`
-  })
+  }
+  const count =
+    gates.length && rules.length
+      ? `${gates.length} gates + ${rules.length} rules`
+      : `${gates.length + rules.length}`
+  const lines = [...gates, ...rules].map(line)
   const playbooks = (p.playbooks ?? []).map((b) => `${route}\tplaybook:${b.id}`)
-  return [`# ${route}: ${items.length}`, ...lines, ...playbooks]
+  return [`# ${route}: ${count}`, ...lines, ...playbooks]
 }
 
 await main(process.argv.slice(2))
