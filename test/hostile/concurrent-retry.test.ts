@@ -5,43 +5,21 @@
  * Retry-After; past RESENDS_PER_MINUTE re-sends, 429 too-many-resends (#36 L4). No answer to a
  * credential whose payment is settled or in flight carries a fresh challenge, with or without the key.
  */
-import { describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { RESENDS_PER_MINUTE } from '../../schema/config.js'
 import {
+  type Answer,
+  answerOf,
   authorization,
   challengeFrom,
   decodeReceipt,
   get,
   legacyToolCall,
   processorLedger,
+  standin,
   token,
+  until,
 } from '../support/service.js'
-
-const standin = (path: string) => fetch(`${inject('processorUrl')}${path}`, { method: 'POST' })
-
-async function until(check: () => Promise<boolean>) {
-  while (!(await check())) await new Promise((r) => setTimeout(r, 50))
-}
-
-interface Answer {
-  status: number
-  body: string
-  digest: string | null
-  receipt: string | null
-  challenge: string | null
-  retryAfter: string | null
-}
-
-async function answerOf(r: Response): Promise<Answer> {
-  return {
-    status: r.status,
-    body: await r.text(),
-    digest: r.headers.get('content-digest'),
-    receipt: r.headers.get('payment-receipt'),
-    challenge: r.headers.get('www-authenticate'),
-    retryAfter: r.headers.get('retry-after'),
-  }
-}
 
 /**
  * A copy that could not wait is a 503 with Retry-After and no challenge; it is sent again, as the

@@ -7,42 +7,22 @@
  *
  * The stand-in holds the first try until the test releases it, so nothing here depends on timing.
  */
-import { describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { RESENDS_PER_MINUTE } from '../../schema/config.js'
 import {
+  type Answer,
+  answerOf,
   authorization,
   challengeFrom,
   decodeReceipt,
   get,
   legacyToolCall,
   processorLedger,
+  standin,
   token,
+  until,
 } from '../support/service.js'
 import { evmChallenge, freshBuyer, settlementsFrom, walletCredential } from '../support/wallet.js'
-
-const standin = (path: string) => fetch(`${inject('processorUrl')}${path}`, { method: 'POST' })
-
-async function until(check: () => Promise<boolean>) {
-  while (!(await check())) await new Promise((r) => setTimeout(r, 50))
-}
-
-interface Answer {
-  status: number
-  body: string
-  receipt: string | null
-  digest: string | null
-  challenge: string | null
-  retryAfter: string | null
-}
-
-const answerOf = async (r: Response): Promise<Answer> => ({
-  status: r.status,
-  body: await r.text(),
-  receipt: r.headers.get('payment-receipt'),
-  digest: r.headers.get('content-digest'),
-  challenge: r.headers.get('www-authenticate'),
-  retryAfter: r.headers.get('retry-after'),
-})
 
 /** A re-send refused for the rate: come back with the same credential, after a wait inside the minute. */
 function expectRateRefusal(a: Answer) {

@@ -77,6 +77,25 @@ export async function until(check: () => Promise<boolean>) {
 export const standin = (path: string, init: RequestInit = { method: 'POST' }) =>
   fetch(`${inject('processorUrl')}${path}`, init)
 
+/** What a paid request's answer says, read once: its status, bytes and the headers money tests compare. */
+export interface Answer {
+  status: number
+  body: string
+  digest: string | null
+  receipt: string | null
+  challenge: string | null
+  retryAfter: string | null
+}
+
+export const answerOf = async (r: Response): Promise<Answer> => ({
+  status: r.status,
+  body: await r.text(),
+  digest: r.headers.get('content-digest'),
+  receipt: r.headers.get('payment-receipt'),
+  challenge: r.headers.get('www-authenticate'),
+  retryAfter: r.headers.get('retry-after'),
+})
+
 export function decodeReceipt(header: string | null): Record<string, unknown> {
   if (!header) throw new Error('no Payment-Receipt header')
   return JSON.parse(Buffer.from(header, 'base64url').toString('utf8'))

@@ -4,16 +4,13 @@
  * the processor unreachable, whether money moved is unknown: come back later (same credential), no
  * new charge attempted. Inside workerd, on the real Durable Object.
  */
-import { env, runInDurableObject } from 'cloudflare:test'
+import { runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import type { PaymentLedger } from '../../gateway/payment/ledger.js'
 import { DELIVERY_WINDOW_MS, type LedgerRecord } from '../../gateway/payment/retention.js'
+import { freshLedger } from './ledger-fixtures.js'
 
 const HOUR = 60 * 60 * 1000
-const ledger = () =>
-  (env as unknown as { LEDGER: DurableObjectNamespace<PaymentLedger> }).LEDGER.get(
-    (env as unknown as { LEDGER: DurableObjectNamespace }).LEDGER.newUniqueId(),
-  )
+const ledger = freshLedger
 
 describe('a pending payment past its delivery window', () => {
   it('error: with its outcome unknown it is told to come back, never that nothing was charged', async () => {

@@ -8,16 +8,14 @@
  * The processor is a stand-in inside the test: its first create call is held until the test
  * releases it, so the copies' waiting depends on no timing.
  */
-import { env, runInDurableObject } from 'cloudflare:test'
+import { runInDurableObject } from 'cloudflare:test'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { PaymentLedger, SettleInput } from '../../gateway/payment/ledger.js'
-import { ANSWER_REPLAY_MS, type LedgerRecord } from '../../gateway/payment/retention.js'
+import { ANSWER_REPLAY_MS } from '../../gateway/payment/retention.js'
 import { RESENDS_PER_MINUTE } from '../../schema/config.js'
+import { freshLedger, settledRecord } from './ledger-fixtures.js'
 
-const ledger = () =>
-  (env as unknown as { LEDGER: DurableObjectNamespace<PaymentLedger> }).LEDGER.get(
-    (env as unknown as { LEDGER: DurableObjectNamespace }).LEDGER.newUniqueId(),
-  )
+const ledger = freshLedger
 
 const input = (idempotencyKey = 'k'): SettleInput => ({
   challengeId: 'c',
@@ -61,25 +59,7 @@ afterEach(() => restore())
 
 /** A record settled `agoMs` ago under the key `k`, with its answer kept. */
 async function settledWithAnswer(stub: ReturnType<typeof ledger>, agoMs = 0) {
-  const settledAt = Date.now() - agoMs
-  const record: LedgerRecord = {
-    payment: 'p',
-    state: 'settled',
-    firstAttemptAt: settledAt,
-    expiresAt: settledAt + 60_000,
-    intentId: 'pi_1',
-    settledAt,
-    idempotencyKey: 'k',
-    receipt: {
-      status: 'success',
-      method: 'stripe',
-      timestamp: new Date(settledAt).toISOString(),
-      reference: 'pi_1',
-      challengeId: 'c',
-      amount: '50',
-      currency: 'usd',
-    },
-  }
+  const record = settledRecord(Date.now() - agoMs, { payment: 'p' })
   await runInDurableObject(stub, (_, state) => state.storage.put('record', record))
   await stub.keepAnswer('k', answer)
 }

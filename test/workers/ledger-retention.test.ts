@@ -8,38 +8,17 @@
  * fires it by itself and runDurableObjectAlarm is what runs it. Time passing is the stored record
  * growing older (its timestamps moved back), which is all the alarm reads of the clock.
  */
-import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
+import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import type { PaymentLedger } from '../../gateway/payment/ledger.js'
 import { ANSWER_REPLAY_MS, type LedgerRecord, RECORD_RETENTION_MS } from '../../gateway/payment/retention.js'
+import { freshLedger, settledRecord } from './ledger-fixtures.js'
 
 const HOUR = 60 * 60 * 1000
-const ledger = () =>
-  (env as unknown as { LEDGER: DurableObjectNamespace<PaymentLedger> }).LEDGER.get(
-    (env as unknown as { LEDGER: DurableObjectNamespace }).LEDGER.newUniqueId(),
-  )
+const ledger = freshLedger
 
 /** A settled record, answered `answeredAgoMs` ago under the key `k`. */
 function settled(answeredAgoMs: number): LedgerRecord {
-  const settledAt = Date.now() - answeredAgoMs
-  return {
-    credentialDigest: 'digest',
-    state: 'settled',
-    firstAttemptAt: settledAt,
-    expiresAt: settledAt + 60_000,
-    intentId: 'pi_1',
-    settledAt,
-    idempotencyKey: 'k',
-    receipt: {
-      status: 'success',
-      method: 'stripe',
-      timestamp: new Date(settledAt).toISOString(),
-      reference: 'pi_1',
-      challengeId: 'c',
-      amount: '50',
-      currency: 'usd',
-    },
-  }
+  return settledRecord(Date.now() - answeredAgoMs, { credentialDigest: 'digest' })
 }
 
 /** The clock moves on by `ms` for this record: its timestamps move back, its alarm stays scheduled. */

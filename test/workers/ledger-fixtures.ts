@@ -1,0 +1,35 @@
+/**
+ * What the ledger tests inside workerd start from: a ledger object of their own, and a record
+ * settled at a given time with its receipt, as the ledger writes one.
+ */
+import { env } from 'cloudflare:test'
+import type { PaymentLedger } from '../../gateway/payment/ledger.js'
+import type { LedgerRecord } from '../../gateway/payment/retention.js'
+
+/** A fresh ledger object (its own storage), as one challenge gets. */
+export const freshLedger = () =>
+  (env as unknown as { LEDGER: DurableObjectNamespace<PaymentLedger> }).LEDGER.get(
+    (env as unknown as { LEDGER: DurableObjectNamespace }).LEDGER.newUniqueId(),
+  )
+
+/** A card payment settled at `settledAt` under the Idempotency-Key `k`, its delivery window a minute. */
+export function settledRecord(settledAt: number, identity: Partial<LedgerRecord>): LedgerRecord {
+  return {
+    ...identity,
+    state: 'settled',
+    firstAttemptAt: settledAt,
+    expiresAt: settledAt + 60_000,
+    intentId: 'pi_1',
+    settledAt,
+    idempotencyKey: 'k',
+    receipt: {
+      status: 'success',
+      method: 'stripe',
+      timestamp: new Date(settledAt).toISOString(),
+      reference: 'pi_1',
+      challengeId: 'c',
+      amount: '50',
+      currency: 'usd',
+    },
+  }
+}
