@@ -198,6 +198,24 @@ describe('the reconciler reads its band, and only its band', () => {
   })
 })
 
+/** A run's report with nothing to say: its band read, nothing owed, nothing waiting. */
+const quietRun = () => ({
+  examined: 0,
+  'refunded-now': 0,
+  'refunded-before': 0,
+  'refund-pending': 0,
+  delivered: 0,
+  deliverable: 0,
+  band: { gte: 0, lte: 0 },
+  bandComplete: true,
+  behindRuns: 0,
+  pages: 1,
+  rechecked: 0,
+  refundsOwed: 0,
+  unfinished: 0,
+  backlog: 0,
+})
+
 describe('nothing owed is ever dropped (#36 M2)', () => {
   it('behavior: 1,000 unfinished intents of this realm never displace a refund owed: a refund that failed once is made on a later run', async () => {
     const now = nextCase()
@@ -256,22 +274,7 @@ describe('nothing owed is ever dropped (#36 M2)', () => {
   })
 
   it('behavior: a backlog of unfinished intents, or any refund owed, is in the metric an operator alerts on', () => {
-    const base = {
-      examined: 0,
-      'refunded-now': 0,
-      'refunded-before': 0,
-      'refund-pending': 0,
-      delivered: 0,
-      deliverable: 0,
-      band: { gte: 0, lte: 0 },
-      bandComplete: true,
-      behindRuns: 0,
-      pages: 1,
-      rechecked: 0,
-      refundsOwed: 0,
-      unfinished: 0,
-      backlog: 0,
-    }
+    const base = quietRun()
     expect(reconcilerMetric(base).blobs[0]).toBe('complete')
     expect(reconcilerMetric({ ...base, bandComplete: false, behindRuns: 1 }).blobs[0]).toBe('behind')
     expect(reconcilerMetric({ ...base, backlog: 3 }).blobs[0]).toBe('backlog')
@@ -282,22 +285,7 @@ describe('nothing owed is ever dropped (#36 M2)', () => {
   })
 
   it('behavior: the account at its bound of unfinished intents (new claims refused) is in the metric (#36 L1)', () => {
-    const base = {
-      examined: 0,
-      'refunded-now': 0,
-      'refunded-before': 0,
-      'refund-pending': 0,
-      delivered: 0,
-      deliverable: 0,
-      band: { gte: 0, lte: 0 },
-      bandComplete: true,
-      behindRuns: 0,
-      pages: 1,
-      rechecked: 0,
-      refundsOwed: 0,
-      unfinished: 0,
-      backlog: 2,
-    }
+    const base = { ...quietRun(), backlog: 2 }
     const below = reconcilerMetric(base, { unfinished: 999, limit: 1000 })
     expect(below.blobs[0]).toBe('backlog')
     expect(below.doubles.at(-1)).toBe(999)
