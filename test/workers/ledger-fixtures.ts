@@ -3,7 +3,7 @@
  * settled at a given time with its receipt, as the ledger writes one.
  */
 import { env } from 'cloudflare:test'
-import type { PaymentLedger } from '../../gateway/payment/ledger.js'
+import type { PaymentLedger, SettleInput } from '../../gateway/payment/ledger.js'
 import type { LedgerRecord } from '../../gateway/payment/retention.js'
 
 /** A fresh ledger object (its own storage), as one challenge gets. */
@@ -33,3 +33,23 @@ export function settledRecord(settledAt: number, identity: Partial<LedgerRecord>
     },
   }
 }
+
+/** A card payment's settle call for the challenge `c`, its processor and expiry as given. */
+export const cardSettle = (
+  expiresAt: number,
+  processor: SettleInput['processor'],
+  extra: Partial<SettleInput> = {},
+): SettleInput => ({
+  challengeId: 'c',
+  payment: 'p',
+  method: 'stripe',
+  spt: 'spt_test_x',
+  amount: '50',
+  currency: 'usd',
+  realm: 'r',
+  expiresAt,
+  now: Date.now(),
+  processor,
+  limitedForS: 0,
+  ...extra,
+})

@@ -7,7 +7,7 @@
 import { runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { DELIVERY_WINDOW_MS, type LedgerRecord } from '../../gateway/payment/retention.js'
-import { freshLedger } from './ledger-fixtures.js'
+import { cardSettle, freshLedger } from './ledger-fixtures.js'
 
 const HOUR = 60 * 60 * 1000
 const ledger = freshLedger
@@ -24,20 +24,10 @@ describe('a pending payment past its delivery window', () => {
       intentId: 'pi_unknown',
     }
     await runInDurableObject(stub, (_, state) => state.storage.put('record', record))
-    const result = await stub.settle({
-      challengeId: 'c',
-      payment: 'p',
-      method: 'stripe',
-      spt: 'spt_test_x',
-      amount: '50',
-      currency: 'usd',
-      realm: 'r',
-      expiresAt,
-      now: Date.now(),
-      // Nothing listens here: the processor cannot be asked.
-      processor: { url: 'http://127.0.0.1:9', secret: 's', timeoutMs: 1000 },
-      limitedForS: 0,
-    })
+    // Nothing listens at the processor's address: it cannot be asked.
+    const result = await stub.settle(
+      cardSettle(expiresAt, { url: 'http://127.0.0.1:9', secret: 's', timeoutMs: 1000 }),
+    )
     expect(result.ok).toBe(false)
     expect(result.ok ? undefined : result.reason).toBe('unavailable')
     // Nothing stored: the record is as it was.

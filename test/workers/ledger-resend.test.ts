@@ -13,24 +13,16 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { PaymentLedger, SettleInput } from '../../gateway/payment/ledger.js'
 import { ANSWER_REPLAY_MS } from '../../gateway/payment/retention.js'
 import { RESENDS_PER_MINUTE } from '../../schema/config.js'
-import { freshLedger, settledRecord } from './ledger-fixtures.js'
+import { cardSettle, freshLedger, settledRecord } from './ledger-fixtures.js'
 
 const ledger = freshLedger
 
-const input = (idempotencyKey = 'k'): SettleInput => ({
-  challengeId: 'c',
-  payment: 'p',
-  method: 'stripe',
-  spt: 'spt_test_x',
-  amount: '50',
-  currency: 'usd',
-  realm: 'r',
-  expiresAt: Date.now() + 60_000,
-  now: Date.now(),
-  processor: { url: 'https://processor.test', secret: 's', timeoutMs: 60_000 },
-  limitedForS: 0,
-  idempotencyKey,
-})
+const input = (idempotencyKey = 'k'): SettleInput =>
+  cardSettle(
+    Date.now() + 60_000,
+    { url: 'https://processor.test', secret: 's', timeoutMs: 60_000 },
+    { idempotencyKey },
+  )
 
 /** Larger than one stored part, as a real answer is. */
 const answer = { body: JSON.stringify({ rules: 'y'.repeat(100_000) }), headers: { etag: '"e"' } }
