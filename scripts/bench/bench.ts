@@ -587,41 +587,32 @@ function sayResendMemory({ unpaid, copies: r }: Awaited<ReturnType<typeof resend
   )
 }
 
-/** `npm run bench -- --resend`: section (h) alone, printed, without the rest of the run. */
-async function resendOnly() {
+/** One section alone, printed, on a service of its own, without the rest of the run. */
+async function sectionAlone(
+  options: { inspectorPort?: number },
+  run: (running: RunningService, stateDir: string) => Promise<void>,
+) {
   const stateDir = await mkdtemp(join(tmpdir(), 'rpi-bench-state-'))
   try {
-    service = await startService({ port: PORT, stateDir })
-    sayResendMemory(await resendBursts(service))
+    const running = await startService({ port: PORT, stateDir, ...options })
+    service = running
+    await run(running, stateDir)
   } finally {
     await service?.stop()
     await rm(stateDir, { recursive: true, force: true })
   }
 }
 
-/** `npm run bench -- --paid`: section (g) alone, printed, without the rest of the run. */
-async function paidOnly() {
-  const stateDir = await mkdtemp(join(tmpdir(), 'rpi-bench-state-'))
-  try {
-    service = await startService({ port: PORT, stateDir, inspectorPort: INSPECTOR_PORT })
-    await sayPaidSplit(stateDir)
-  } finally {
-    await service?.stop()
-    await rm(stateDir, { recursive: true, force: true })
-  }
-}
+/** `npm run bench -- --resend`: section (h) alone. */
+const resendOnly = () => sectionAlone({}, async (running) => sayResendMemory(await resendBursts(running)))
 
-/** `npm run bench -- --reconciler`: section (f) alone, printed, without the rest of the run. */
-async function reconcilerOnly() {
-  const stateDir = await mkdtemp(join(tmpdir(), 'rpi-bench-state-'))
-  try {
-    service = await startService({ port: PORT, stateDir })
-    sayReconcilerCost(await reconcilerCost(BASE, service.processor.url))
-  } finally {
-    await service?.stop()
-    await rm(stateDir, { recursive: true, force: true })
-  }
-}
+/** `npm run bench -- --paid`: section (g) alone. */
+const paidOnly = () =>
+  sectionAlone({ inspectorPort: INSPECTOR_PORT }, (_, stateDir) => sayPaidSplit(stateDir))
+
+/** `npm run bench -- --reconciler`: section (f) alone. */
+const reconcilerOnly = () =>
+  sectionAlone({}, async (running) => sayReconcilerCost(await reconcilerCost(BASE, running.processor.url)))
 
 // ---------------------------------------------------------------- the run
 
