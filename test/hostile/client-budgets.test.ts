@@ -12,6 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SHARED_ADDRESS_ROOM_MS } from '../../schema/config.js'
 import { freePort, type RunningService, startService } from '../../scripts/local/service.js'
 import { authorization, challengeFrom, token } from '../support/service.js'
 
@@ -19,7 +20,7 @@ const PER_CLIENT = 3
 const PER_48 = 5
 const ACCOUNT = 14
 /** The room a shared address (IPv4, IPv6 /48) keeps past its bound: one more claim per this many seconds. */
-const ROOM_S = 5 * 60
+const ROOM_S = SHARED_ADDRESS_ROOM_MS / 1000
 let service: RunningService
 let stateDir: string
 
