@@ -42,14 +42,15 @@ const budget = (value: string | undefined, fallback: number, windowMs: number, s
   ...(shared ? { roomMs: SHARED_ADDRESS_ROOM_MS } : {}),
 })
 
+/** The whole processor account's budget and the one object that keeps it. */
+const accountBudget = (vars: LimitVars) =>
+  budget(vars.ACCOUNT_UNFINISHED_PAYMENTS_PER_HOUR, ACCOUNT_UNFINISHED_PAYMENTS_PER_HOUR, HOUR)
+const accountObject = (ns: DurableObjectNamespace<AttemptLimiter>) => ns.get(ns.idFromName(ACCOUNT))
+
 /** The account's unfinished intents in the last hour, and its bound (the reconciler's metric). */
 export async function accountBacklog(ns: DurableObjectNamespace<AttemptLimiter>, vars: LimitVars) {
-  const limit = budget(
-    vars.ACCOUNT_UNFINISHED_PAYMENTS_PER_HOUR,
-    ACCOUNT_UNFINISHED_PAYMENTS_PER_HOUR,
-    HOUR,
-  ).limit
-  return { unfinished: await ns.get(ns.idFromName(ACCOUNT)).count('unfinished', HOUR), limit }
+  const { limit } = accountBudget(vars)
+  return { unfinished: await accountObject(ns).count('unfinished', HOUR), limit }
 }
 
 /** `client` is a client key (client-key.ts). */
@@ -63,7 +64,7 @@ export async function attemptGate(
   // An IPv6 client key is its /64 ("…::/64"); its /48 is a budget of its own.
   const site = client.endsWith('::/64') ? ipPrefix(client.slice(0, -3), 32, 48) : null
   const siteObject = site ? await named(site) : undefined
-  const account = ns.get(ns.idFromName(ACCOUNT))
+  const account = accountObject(ns)
   const refused = budget(vars.FAILED_PAYMENTS_PER_MINUTE, FAILED_PAYMENTS_PER_MINUTE, 60_000)
   // An IPv4 address is often shared (NAT): room for a neighbour.
   const mine = budget(
@@ -78,7 +79,7 @@ export async function attemptGate(
     HOUR,
     true,
   )
-  const all = budget(vars.ACCOUNT_UNFINISHED_PAYMENTS_PER_HOUR, ACCOUNT_UNFINISHED_PAYMENTS_PER_HOUR, HOUR)
+  const all = accountBudget(vars)
   // A claim's place is held as long as its processor call may take (two tries of the card's token
   // form), and a margin: after that it lapses, so a request that died cannot keep it.
   const holdMs = 2 * Number(vars.PROCESSOR_TIMEOUT_MS ?? PROCESSOR_TIMEOUT_MS) + HOLD_MARGIN_MS
