@@ -48,8 +48,25 @@ export async function settlementsFrom(payer: string): Promise<Settlement[]> {
   return settlements.filter((s) => s.from.toLowerCase() === payer.toLowerCase())
 }
 
-export async function setFault(payer: string, fault: 'stall' | 'fail' | 'lost' | 'silent' | null) {
+export async function setFault(
+  payer: string,
+  fault: 'stall' | 'fail' | 'lost' | 'silent' | 'pending' | 'fake' | null,
+) {
   await facilitator('/__standin/fault', { address: payer, fault })
+}
+/** Mines the payer's broadcast transactions (those a `pending` fault left unmined). */
+export async function mine(payer: string) {
+  await facilitator('/__standin/mine', { address: payer })
+}
+/**
+ * Uses the payer's nonce without paying the recipient, as the holder of the payer's key can for the
+ * gas of one transaction: `cancel` (cancelAuthorization) or `self` (a 0-value transfer to the payer).
+ */
+export async function burnNonce(payer: string, nonce: string, how: 'cancel' | 'self') {
+  const r = (await (await facilitator('/__standin/burn', { address: payer, nonce, how })).json()) as {
+    ok: boolean
+  }
+  if (!r.ok) throw new Error('the stand-in refused to burn the nonce')
 }
 export async function release(payer: string) {
   await facilitator('/__standin/release', { address: payer })

@@ -7,7 +7,7 @@
  * operator to sign elsewhere with the recipient's key.
  */
 import { DELIVERY_WINDOW_MS } from '../retention.js'
-import { authorizationState } from './chain.js'
+import { paymentOnChain } from './chain.js'
 import type { EvmConfig } from './config.js'
 
 export interface WalletNote {
@@ -23,7 +23,8 @@ export interface WalletNote {
 export interface OwedPayment extends WalletNote {
   chainId: number
   token: string
-  transaction?: string
+  /** The transaction that moved the price to the recipient. */
+  transaction: string
   /** The buyer could fetch the answer until then (ISO). */
   deliverableUntil: string
 }
@@ -57,17 +58,23 @@ export async function walletOwed(evm: EvmConfig, book: WalletBook, now: number) 
       await book.drop(note.challengeId)
       continue
     }
-    const chain = await authorizationState(evm, note.payer, note.nonce)
+    // Owed only if the price arrived: a used nonce alone may be a cancellation or a transfer elsewhere.
+    const chain = await paymentOnChain(evm, { from: note.payer, nonce: note.nonce, amount: note.amount })
     if ('unknown' in chain) {
       unread.push(note.challengeId)
       continue
     }
-    if (!chain.used) continue
+    if (!chain.paid) {
+      // Spent without paying, or unused long after its window (validBefore is at most the challenge's
+      // expiry plus the x402 timeout, and the delivery window is a day): it can never pay.
+      await book.drop(note.challengeId)
+      continue
+    }
     owed.push({
       ...note,
       chainId: evm.chainId,
       token: evm.token,
-      ...(chain.transaction ? { transaction: chain.transaction } : {}),
+      transaction: chain.transaction,
       deliverableUntil: new Date(deliverableUntil).toISOString(),
     })
   }

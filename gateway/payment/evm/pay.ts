@@ -109,6 +109,7 @@ export async function payWithAuthorization(
     paymentRequirements: requirements,
     from: authorization.from,
     nonce: authorization.nonce,
+    amount: atomicAmount(evm.decimals),
     validBefore: authorization.validBefore,
   }
   // The payment is the challenge and the authorization (its token), nothing else of the credential.
