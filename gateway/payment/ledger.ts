@@ -370,9 +370,13 @@ export class PaymentLedger extends DurableObject {
     firstCall: boolean,
   ): Promise<SettleResult> {
     const result = await this.store(input, record, outcome, firstCall)
-    // A new claim's first call that did not complete added an intent (or a call) at the processor.
-    // The processor's own failures (5xx, 409, 429, a timeout: `unknown`) are not the buyer's doing.
-    return firstCall && !result.ok && outcome.kind !== 'unknown' ? { ...result, newIntent: true } : result
+    // A new claim's first call that did not complete counts as unfinished only when the processor
+    // names an intent it created (one the reconciler will read): never a refused or unknown token, a
+    // wallet refusal, or the processor's own failure (5xx, 409, 429, a timeout: `unknown`). Else
+    // anyone could fill the account's bound with made-up tokens, for free.
+    const created =
+      outcome.kind === 'incomplete' || (outcome.kind === 'declined' && outcome.createdIntent === true)
+    return firstCall && !result.ok && created ? { ...result, newIntent: true } : result
   }
 
   private async store(

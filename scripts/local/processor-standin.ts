@@ -492,11 +492,22 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
           resolve()
         })
       }).finally(() => stalled.delete(token))
-    if (token.startsWith('spt_test_decline'))
+    if (token.startsWith('spt_test_decline')) {
+      // As Stripe does when a confirm is declined: the intent exists (requires_payment_method) and
+      // the error names it.
+      const declined = newIntent(params, amount, 'requires_payment_method', receivedAt)
       return {
         status: 402,
-        body: { error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' } },
+        body: {
+          error: {
+            type: 'card_error',
+            code: 'card_declined',
+            message: 'Your card was declined.',
+            payment_intent: declined,
+          },
+        },
       }
+    }
     if (ledger.succeeded.has(token))
       return invalid('this shared payment token was already used', 'shared_payment_granted_token_used')
     const pi = newIntent(params, amount, 'succeeded', receivedAt)
