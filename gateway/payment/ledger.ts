@@ -16,8 +16,9 @@
 import { DurableObject } from 'cloudflare:workers'
 import { RESENDS_PER_MINUTE } from '../../schema/config.js'
 import { creationWindow } from './creation-window.js'
-import type { WalletNote } from './evm/owed.js'
+import type { OwedPayment } from './evm/owed.js'
 import { type WalletSettlement, walletCharge, walletReconcile } from './evm/settle.js'
+import { bookDay, dayBookName, LEGACY_DAY, type WalletNote, walletNote } from './evm/wallet-book.js'
 import { type OrphanOutcome, orphanVerdict } from './orphans.js'
 import {
   createPaymentIntent,
@@ -220,13 +221,21 @@ export class PaymentLedger extends DurableObject {
         state: 'pending',
         firstAttemptAt: input.now,
         expiresAt: input.expiresAt,
+        ...(input.wallet
+          ? { walletNote: walletNote(input.challengeId, input.wallet, input.expiresAt), noted: false }
+          : {}),
       }
       await this.ctx.storage.put('record', claimed)
-      await this.ctx.storage.setAlarm(input.expiresAt + RECORD_RETENTION_MS)
-      const first = input.wallet
-        ? await walletCharge(input.wallet)
-        : await createPaymentIntent(input.processor, input)
-      return this.record(input, claimed, first, true)
+      // A wallet claim that never learns its outcome is filed for the operator when its window closes.
+      await this.ctx.storage.setAlarm(
+        input.expiresAt + (input.wallet ? DELIVERY_WINDOW_MS : RECORD_RETENTION_MS),
+      )
+      if (!input.wallet)
+        return this.record(input, claimed, await createPaymentIntent(input.processor, input), true)
+      const first = await walletCharge(input.wallet)
+      const result = await this.record(input, claimed, first, true)
+      if (first.kind !== 'succeeded') await this.fileWalletNote()
+      return result
     }
     // Another token for this challenge: never charged; only a refused payment leaves it free to pay.
     if (!samePayment(record, input)) return record.state === 'refused' ? used() : anotherToken(record)
@@ -248,7 +257,10 @@ export class PaymentLedger extends DurableObject {
       return this.answerSettled({ ...record, receipt: record.receipt }, input)
     if (record.state === 'refused' && record.refusal) return record.refusal
     if (input.now > record.expiresAt + DELIVERY_WINDOW_MS) return this.pastWindow(input, record)
-    return this.record(input, record, await this.reconcile(input, record), false)
+    const outcome = await this.reconcile(input, record)
+    const result = await this.record(input, record, outcome, false)
+    if (outcome.kind === 'succeeded' && record.noted) await this.takeBackWalletNote()
+    return result
   }
 
   /**
@@ -535,22 +547,80 @@ export class PaymentLedger extends DurableObject {
     return challengeId
   }
 
-  /** Notes a wallet payment in the wallet book (the one object named `wallet-book`; evm/owed.ts). */
+  /** Files this challenge's unanswered wallet payment in its day's book (evm/wallet-book.ts), once. */
+  private async fileWalletNote(): Promise<void> {
+    const record = await this.ctx.storage.get<LedgerRecord>('record')
+    if (!record?.walletNote || record.noted) return
+    const day = bookDay(record.walletNote.expiresAt)
+    await this.book(day).noteWalletPayment(record.walletNote)
+    await this.book(LEGACY_DAY).noteWalletDay(day)
+    await this.ctx.storage.put('record', { ...record, noted: true })
+  }
+
+  /** The payment was answered after all: its note comes out of the book. */
+  private async takeBackWalletNote(): Promise<void> {
+    const record = await this.ctx.storage.get<LedgerRecord>('record')
+    if (!record?.walletNote) return
+    await this.book(bookDay(record.walletNote.expiresAt)).dropWalletNote(record.walletNote.challengeId)
+    await this.ctx.storage.put('record', { ...record, noted: false })
+  }
+
+  private book(day: string): DurableObjectStub<PaymentLedger> {
+    const ns = (this.env as { LEDGER: DurableObjectNamespace<PaymentLedger> }).LEDGER
+    return ns.get(ns.idFromName(dayBookName(day)))
+  }
+
+  // A day's book (evm/wallet-book.ts): its notes, and the debts found among them.
+
   async noteWalletPayment(note: WalletNote): Promise<void> {
     await this.ctx.storage.put(`wallet:${note.challengeId}`, note)
   }
 
-  async walletNotes(): Promise<WalletNote[]> {
-    return [...(await this.ctx.storage.list<WalletNote>({ prefix: 'wallet:' })).values()]
+  async walletNotes(after: string | undefined, limit: number): Promise<WalletNote[]> {
+    const listed = await this.ctx.storage.list<WalletNote>({
+      prefix: 'wallet:',
+      limit,
+      ...(after === undefined ? {} : { startAfter: `wallet:${after}` }),
+    })
+    return [...listed.values()]
   }
 
   async dropWalletNote(challengeId: string): Promise<void> {
     await this.ctx.storage.delete(`wallet:${challengeId}`)
   }
 
-  /** This challenge's payment state, for the wallet book: pending, settled, refused, refunded, or none. */
-  async paymentState(): Promise<string | undefined> {
-    return (await this.ctx.storage.get<LedgerRecord>('record'))?.state
+  /** A note whose price arrived becomes a debt, kept until the operator says it was paid back. */
+  async keepWalletDebt(debt: OwedPayment): Promise<void> {
+    await this.ctx.storage.put(`owed:${debt.challengeId}`, debt)
+    await this.ctx.storage.delete(`wallet:${debt.challengeId}`)
+  }
+
+  async walletDebts(): Promise<OwedPayment[]> {
+    return [...(await this.ctx.storage.list<OwedPayment>({ prefix: 'owed:' })).values()]
+  }
+
+  /** The operator returned a debt: remembered with the transaction that returned it, never listed again. */
+  async walletDebtRepaid(challengeId: string, transaction: string): Promise<OwedPayment | undefined> {
+    const debt = await this.ctx.storage.get<OwedPayment>(`owed:${challengeId}`)
+    if (!debt) return undefined
+    const repaid = { ...debt, repaidIn: transaction }
+    await this.ctx.storage.put(`repaid:${challengeId}`, repaid)
+    await this.ctx.storage.delete(`owed:${challengeId}`)
+    return repaid
+  }
+
+  // The root book: which days have books.
+
+  async noteWalletDay(day: string): Promise<void> {
+    await this.ctx.storage.put(`day:${day}`, true)
+  }
+
+  async walletDays(): Promise<string[]> {
+    const days = [...(await this.ctx.storage.list({ prefix: 'day:' })).keys()].map((k) => k.slice(4))
+    // Notes kept in the root before day books existed are read as one more day.
+    const legacy = (await this.ctx.storage.list({ prefix: 'wallet:', limit: 1 })).size > 0
+    const debts = (await this.ctx.storage.list({ prefix: 'owed:', limit: 1 })).size > 0
+    return legacy || debts ? [LEGACY_DAY, ...days] : days
   }
 
   /** The scheduled reconciler's cursor, kept only by the one object reconciler-store.ts names. */
@@ -595,6 +665,7 @@ export class PaymentLedger extends DurableObject {
   /** The re-send window closed: the kept answer goes, and the record stays until its own time. */
   override async alarm(): Promise<void> {
     const record = await this.ctx.storage.get<LedgerRecord>('record')
+    if (record?.walletNote && !record.noted && record.state !== 'settled') await this.fileWalletNote()
     // A refund still owed keeps its record (and the charge's verdict) until it is made.
     if (record?.state === 'refunded' && !record.refund?.id && Date.now() >= recordKeptUntil(record)) {
       await this.ctx.storage.setAlarm(Date.now() + REFUND_OWED_RECHECK_MS)
