@@ -88,15 +88,18 @@ export async function attemptGate(
   const all = accountBudget(vars)
   // A claim's place is held as long as its processor call may take (two tries of the card's token
   // form), and a margin: after that it lapses, so a request that died cannot keep it.
-  const holdMs = 2 * Number(vars.PROCESSOR_TIMEOUT_MS ?? PROCESSOR_TIMEOUT_MS) + HOLD_MARGIN_MS
+  const cardHoldMs = 2 * Number(vars.PROCESSOR_TIMEOUT_MS ?? PROCESSOR_TIMEOUT_MS) + HOLD_MARGIN_MS
+  let holdMs = cardHoldMs
   const id = crypto.randomUUID()
   const held: AttemptLimiterStub[] = []
   let busy = false
   return {
     // The client's own place first, its /48's next, the account's last: a client its own budget
     // refuses never takes (even briefly) a place in the account's.
-    reserve: async (method) => {
+    reserve: async (method, settleBoundMs) => {
       account = accountObject(ns, method)
+      // A wallet settlement (facilitator and chain calls) may outlast the card's: its place too.
+      holdMs = settleBoundMs === undefined ? cardHoldMs : Math.max(cardHoldMs, settleBoundMs + HOLD_MARGIN_MS)
       const steps: [AttemptLimiterStub | undefined, Record<string, Budget>][] = [
         [own, { refused, unfinished: mine }],
         [siteObject, { unfinished: perSite }],

@@ -17,7 +17,13 @@ import { DurableObject } from 'cloudflare:workers'
 import { RESENDS_PER_MINUTE } from '../../schema/config.js'
 import { creationWindow } from './creation-window.js'
 import type { OwedPayment } from './evm/owed.js'
-import { type WalletSettlement, walletCharge, walletReconcile } from './evm/settle.js'
+import {
+  type WalletSettlement,
+  walletCharge,
+  walletOnChain,
+  walletReconcile,
+  walletSettleBoundMs,
+} from './evm/settle.js'
 import { bookDay, dayBookName, LEGACY_DAY, type WalletNote, walletNote } from './evm/wallet-book.js'
 import { type OrphanOutcome, orphanVerdict } from './orphans.js'
 import {
@@ -95,6 +101,14 @@ const ANSWER_PART_CHARS = 60_000
 
 export class PaymentLedger extends DurableObject {
   private inflight: { payment: string; result: Promise<SettleResult> } | undefined
+  /** A new claim between its first ask and its reserved one (settle()). */
+  private reserving:
+    | {
+        payment: string
+        result: Promise<SettleResult | undefined>
+        done: (r: SettleResult | undefined) => void
+      }
+    | undefined
   /** Re-sends of the answer, served one at a time (which also makes their count exact). */
   private resending: Promise<unknown> = Promise.resolve()
   /** The kept answer while re-sends of it are queued: read from storage once per burst, not per copy. */
@@ -112,11 +126,46 @@ export class PaymentLedger extends DurableObject {
       return this.inflight.payment === input.payment
         ? this.afterFirstTry(this.inflight.result, input)
         : Promise.resolve(anotherToken(undefined))
+    // A copy of a new claim whose first request is reserving its place is a copy, never a claim.
+    const reserving = this.reserving
+    if (reserving?.payment === input.payment && input.limitedForS === undefined)
+      return this.afterFirstTry(reserving.result, input)
     const result = this.decide(input).finally(() => {
       this.inflight = undefined
     })
     this.inflight = { payment: input.payment, result }
+    if (reserving?.payment === input.payment) {
+      this.reserving = undefined
+      result.then(reserving.done, () => reserving.done(undefined))
+    } else
+      result.then((r) => {
+        if (!r.ok && r.reason === 'unreserved') this.markReserving(input)
+      })
     return result
+  }
+
+  /**
+   * The claim's first request is off reserving its place (a new claim): until it asks again, copies
+   * wait on it as they wait on a settlement. A request that never comes back frees them after the
+   * same bound (they are told to come back, never to pay).
+   */
+  private markReserving(input: SettleInput) {
+    let done: (r: SettleResult | undefined) => void = () => {}
+    const result = new Promise<SettleResult | undefined>((resolve) => {
+      done = resolve
+    })
+    const timer = setTimeout(() => {
+      if (this.reserving?.result === result) this.reserving = undefined
+      done(undefined)
+    }, settleBoundMs(input))
+    this.reserving = {
+      payment: input.payment,
+      result,
+      done: (r) => {
+        clearTimeout(timer)
+        done(r)
+      },
+    }
   }
 
   /**
@@ -124,10 +173,13 @@ export class PaymentLedger extends DurableObject {
    * and retried, or identical requests at once). It waits for that try, a bounded time, and is then
    * answered as a repeat would be; a copy that cannot wait is told to come back (503), never to pay.
    */
-  private async afterFirstTry(first: Promise<SettleResult>, input: SettleInput): Promise<SettleResult> {
+  private async afterFirstTry(
+    first: Promise<SettleResult | undefined>,
+    input: SettleInput,
+  ): Promise<SettleResult> {
     let timer: ReturnType<typeof setTimeout> | undefined
     const bound = new Promise<undefined>((resolve) => {
-      timer = setTimeout(resolve, input.processor.timeoutMs + COPY_WAIT_EXTRA_MS)
+      timer = setTimeout(resolve, settleBoundMs(input) + COPY_WAIT_EXTRA_MS)
     })
     try {
       const settled = await Promise.race([first.catch(() => undefined), bound])
@@ -162,7 +214,7 @@ export class PaymentLedger extends DurableObject {
     if (!answeredUnderKey) return alreadyAccepted(record, input.now)
     // Settled moments ago, its answer not kept yet: the first try's face is building it. Wait (at
     // most as long as a copy waits for a settlement) and take it, rather than build it again.
-    const waitMs = (record.settledAt ?? 0) + input.processor.timeoutMs + COPY_WAIT_EXTRA_MS - Date.now()
+    const waitMs = (record.settledAt ?? 0) + settleBoundMs(input) + COPY_WAIT_EXTRA_MS - Date.now()
     if (waitMs > 0 && (await this.ctx.storage.get<number>('answer:parts')) === undefined) {
       this.kept ??= new Promise((r) => {
         this.answerKept = r
@@ -270,29 +322,25 @@ export class PaymentLedger extends DurableObject {
    */
   private async pastWindow(input: SettleInput, record: LedgerRecord): Promise<SettleResult> {
     const closed = `its delivery window closed at ${new Date(record.expiresAt + DELIVERY_WINDOW_MS).toISOString()}`
-    // The chain settles a wallet payment or not at all before its authorization lapses (long before this).
-    const known = input.wallet
-      ? null
-      : record.intentId
-        ? await retrievePaymentIntent(input.processor, record.intentId)
-        : await findPaymentIntent(
-            input.processor,
-            input.challengeId,
-            creationWindow(
-              record.firstAttemptAt,
-              record.lastAttemptAt ?? record.firstAttemptAt,
-              input.processor.timeoutMs,
-              record.skewS,
-            ),
-          )
-    const found = known === null && !input.wallet ? await this.searchedAfterLag(input, record) : known
+    if (input.wallet) return walletPastWindow(input.wallet, closed)
+    const known = record.intentId
+      ? await retrievePaymentIntent(input.processor, record.intentId)
+      : await findPaymentIntent(
+          input.processor,
+          input.challengeId,
+          creationWindow(
+            record.firstAttemptAt,
+            record.lastAttemptAt ?? record.firstAttemptAt,
+            input.processor.timeoutMs,
+            record.skewS,
+          ),
+        )
+    const found = known === null ? await this.searchedAfterLag(input, record) : known
     if (found === null || found.kind === 'declined')
       return {
         ok: false,
         reason: 'expired',
-        detail: input.wallet
-          ? `this payment was still unsettled when ${closed}; if it was settled, the operator returns it (a wallet payment cannot be refunded automatically)`
-          : `this payment was never completed and ${closed}; nothing was charged for it`,
+        detail: `this payment was never completed and ${closed}; nothing was charged for it`,
       }
     if (found.kind === 'succeeded')
       return {
@@ -682,6 +730,38 @@ export class PaymentLedger extends DurableObject {
         ...Array.from({ length: count }, (_, i) => `answer:${i}`),
       ])
     await this.ctx.storage.setAlarm(recordKeptUntil(record))
+  }
+}
+
+/** How long one settlement of this payment may take: a wallet's by its facilitator, a card's by the processor. */
+const settleBoundMs = (input: SettleInput) =>
+  input.wallet ? walletSettleBoundMs(input.wallet.evm) : input.processor.timeoutMs
+
+/**
+ * A pending wallet payment sent again after its delivery window closed: the chain says whether its
+ * price arrived. If it did, it is owed back (by the operator: the Worker holds no key), never "pay
+ * again"; if the chain cannot tell, the buyer asks again later.
+ */
+async function walletPastWindow(w: WalletSettlement, closed: string): Promise<SettleResult> {
+  const chain = await walletOnChain(w)
+  if ('unknown' in chain)
+    return {
+      ok: false,
+      reason: 'unavailable',
+      detail: `${closed} and whether this payment reached the recipient cannot be read now (${chain.unknown}); send the same credential again later, do not pay again`,
+      retryAfterS: REFUND_RETRY_AFTER_S,
+    }
+  if (chain.paid)
+    return {
+      ok: false,
+      reason: 'refund-owed',
+      detail: `this payment reached the recipient (transaction ${chain.transaction}) but ${closed}, so its answer can no longer be delivered; it is owed back to the payer, which the operator returns from the recipient's wallet (a wallet payment cannot be refunded automatically). Do not pay again for this answer`,
+      retryAfterS: REFUND_RETRY_AFTER_S,
+    }
+  return {
+    ok: false,
+    reason: 'expired',
+    detail: `this payment never reached the recipient and ${closed}; nothing was transferred for it`,
   }
 }
 

@@ -5,6 +5,7 @@
  * wallet holding nothing) pays nothing and gets nothing; a facilitator's "settled" is believed only
  * when the chain bears it out; "broadcast, not mined yet" is pending, never a refusal.
  */
+import { Credential } from 'mppx'
 import { describe, expect, it } from 'vitest'
 import { get } from '../support/service.js'
 import {
@@ -16,6 +17,7 @@ import {
   setBalance,
   setFault,
   settlementsFrom,
+  sign,
   walletCredential,
   x402Accepted,
   x402Payment,
@@ -138,5 +140,22 @@ describe("wallet rail: the facilitator's word is read against the chain (M1, L2)
       'same-credential',
     )
     expect(await settlementsFrom(buyer.address)).toHaveLength(0)
+  })
+})
+
+describe('wallet rail: a signature whose v is 0 or 1', () => {
+  it('behavior: is sent to the token as 27 or 28 (all its ECRecover takes) and pays once', async () => {
+    const buyer = freshBuyer()
+    const challenge = evmChallenge(await get(PATH))
+    const a = authorizationFor(buyer, challenge)
+    const signature = await sign(buyer, a)
+    const v = Number.parseInt(signature.slice(-2), 16) - 27
+    const low = `${signature.slice(0, -2)}${v.toString(16).padStart(2, '0')}`
+    const credential = Credential.serialize(
+      Credential.from({ challenge, payload: { type: 'authorization', ...a, signature: low } }),
+    )
+    const r = await get(PATH, { headers: { authorization: credential } })
+    expect(r.status, await r.clone().text()).toBe(200)
+    expect(await settlementsFrom(buyer.address)).toHaveLength(1)
   })
 })

@@ -73,6 +73,17 @@ describe("the operator's wallet book", () => {
     expect(second).toEqual(first)
   })
 
+  it('behavior: the list is for a command, not a page: no CORS approval, and no preflight approval either', async () => {
+    const r = await owed()
+    expect(r.status).toBe(200)
+    expect(r.headers.get('access-control-allow-origin')).toBeNull()
+    const preflight = await fetch(`${service.url}/v1/operator/wallet-owed`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://example.org', 'access-control-request-headers': 'authorization' },
+    })
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull()
+  })
+
   it('refusal: a wrong limit, or a repayment without its transaction or for no debt, is a 4xx naming the field', async () => {
     const limit = await owed('?limit=0')
     expect(limit.status).toBe(400)

@@ -1,7 +1,7 @@
 /**
  * The operator's list of wallet payments owed back (owed.ts), for the operator's command
  * (scripts/deploy/wallet-owed.ts). Only with `Authorization: Bearer <OPERATOR_TOKEN>` (a secret);
- * without the secret set, the path does not exist.
+ * without the secret set (at least MIN_SECRET_BYTES characters), the path does not exist.
  * - GET: the debts, reading at most `limit` notes (1-500, default 200) from the chain; `more: true`
  *   says to ask again. `?at=<ISO time>` asks as of a later time and only reads (nothing is kept or
  *   dropped), resuming from `?after=<next>`.
@@ -11,7 +11,7 @@
 import type { Env } from '../../env.js'
 import { badRequest, notFound, problemResponse } from '../../http/problem.js'
 import { sha256Hex } from '../../sha256-hex.js'
-import { sameId } from '../challenge-id.js'
+import { MIN_SECRET_BYTES, sameId } from '../challenge-id.js'
 import type { PaymentConfig } from '../charge.js'
 import type { PaymentLedger } from '../ledger.js'
 import { type WalletBook, walletOwed } from './owed.js'
@@ -33,7 +33,13 @@ export async function walletOwedRoute(request: Request, env: Env, config: Paymen
   const secret = env.OPERATOR_TOKEN
   const given = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? ''
   // Digests compared in constant time: the secret's length says nothing either.
-  if (!secret || !config.evm || !sameId(await sha256Hex(given), await sha256Hex(secret)))
+  // A secret shorter than the HMAC key's minimum is treated as unset: the list does not exist.
+  if (
+    !secret ||
+    secret.length < MIN_SECRET_BYTES ||
+    !config.evm ||
+    !sameId(await sha256Hex(given), await sha256Hex(secret))
+  )
     return problemResponse(notFound(`no such path: ${WALLET_OWED_PATH}; see /openapi.json`))
   const bookOf = (day: string) => env.LEDGER.get(env.LEDGER.idFromName(dayBookName(day)))
   if (request.method === 'POST') return repaid(request, bookOf)

@@ -42,6 +42,19 @@ export async function walletCharge(w: WalletSettlement): Promise<ProcessorOutcom
   return fromChain(w, `the facilitator refused the authorization (${outcome.reason})`)
 }
 
+/**
+ * The most calls one wallet settlement makes in turn, each bounded by the facilitator's timeout:
+ * verify, settle, then the chain (the named receipt, the nonce's state, the block number and logs
+ * of its use, that transaction's receipt, the block number and logs of a cancellation).
+ */
+const WALLET_CALLS_AT_MOST = 9
+
+/** How long one wallet settlement may take: its budget place and its copies' wait are sized by it. */
+export const walletSettleBoundMs = (evm: EvmConfig) => WALLET_CALLS_AT_MOST * evm.timeoutMs
+
+/** What the chain says of a payment, read only (no settlement is tried). */
+export const walletOnChain = (w: WalletSettlement) => paymentOnChain(w.evm, expected(w))
+
 /** A retry of a payment whose settlement outcome was unknown. */
 export async function walletReconcile(w: WalletSettlement, now: number): Promise<ProcessorOutcome> {
   const chain = await paymentOnChain(w.evm, expected(w))
