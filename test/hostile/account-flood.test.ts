@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort, type RunningService, startService } from '../../scripts/local/service.js'
 import { authorization, challengeFrom, token } from '../support/service.js'
-import { evmChallenge, freshBuyer, walletCredential } from '../support/wallet.js'
+import { walletClaimAt } from '../support/wallet.js'
 
 const ACCOUNT = 6
 /** Clients in the flood: each sends one made-up card token and one empty wallet's authorization. */
@@ -43,17 +43,8 @@ async function cardClaim(ip: string, spt: string) {
   return get({ ...client, authorization: authorization(challenge, { spt }) })
 }
 
-async function walletClaim(ip: string, funded: boolean) {
-  const buyer = freshBuyer()
-  if (!funded)
-    await fetch(`${service.facilitator.url}/__standin/balance`, {
-      method: 'POST',
-      body: JSON.stringify({ address: buyer.address, amount: '0' }),
-    })
-  const client = { 'cf-connecting-ip': ip }
-  const challenge = evmChallenge(await get(client))
-  return get({ ...client, authorization: await walletCredential(buyer, challenge) })
-}
+const walletClaim = (ip: string, funded: boolean) =>
+  walletClaimAt(service.url, service.facilitator.url, path, ip, funded)
 
 describe('the account bound cannot be filled for free', () => {
   it('money: a flood of made-up card tokens and empty wallets fills no bound; a newcomer pays on each rail', async () => {

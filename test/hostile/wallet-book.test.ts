@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FAILED_PAYMENTS_PER_MINUTE } from '../../gateway/payment/failure-window.js'
 import { freePort, type RunningService, startService } from '../../scripts/local/service.js'
-import { evmChallenge, freshBuyer, walletCredential } from '../support/wallet.js'
+import { walletClaimAt } from '../support/wallet.js'
 
 let service: RunningService
 let stateDir: string
@@ -37,20 +37,8 @@ const owed = (query = '', init: RequestInit = {}) =>
     headers: { authorization: `Bearer ${operator}`, 'content-type': 'application/json' },
   })
 
-async function walletClaim(ip: string, funded: boolean) {
-  const buyer = freshBuyer()
-  if (!funded)
-    await fetch(`${service.facilitator.url}/__standin/balance`, {
-      method: 'POST',
-      body: JSON.stringify({ address: buyer.address, amount: '0' }),
-    })
-  const client = { 'cf-connecting-ip': ip }
-  const challenge = evmChallenge(await fetch(`${service.url}${path}`, { headers: client }))
-  const r = await fetch(`${service.url}${path}`, {
-    headers: { ...client, authorization: await walletCredential(buyer, challenge) },
-  })
-  return r.status
-}
+const walletClaim = async (ip: string, funded: boolean) =>
+  (await walletClaimAt(service.url, service.facilitator.url, path, ip, funded)).status
 
 describe("the operator's wallet book", () => {
   it('money: only refused claims that passed their budgets are filed; budget refusals and paid claims are not', async () => {

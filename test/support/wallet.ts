@@ -180,3 +180,27 @@ export async function x402Payment(
   const signature = await sign(account, authorization)
   return { authorization, signature, header: paymentSignature(accepted, { authorization, signature }) }
 }
+
+/**
+ * A new wallet claim from `ip` at a service of the test's own (`base`, its facilitator stand-in at
+ * `facilitatorUrl`): a fresh buyer, emptied first unless `funded`; answers the paid request's status.
+ */
+export async function walletClaimAt(
+  base: string,
+  facilitatorUrl: string,
+  path: string,
+  ip: string,
+  funded: boolean,
+) {
+  const buyer = freshBuyer()
+  if (!funded)
+    await fetch(`${facilitatorUrl}/__standin/balance`, {
+      method: 'POST',
+      body: JSON.stringify({ address: buyer.address, amount: '0' }),
+    })
+  const client = { 'cf-connecting-ip': ip }
+  const challenge = evmChallenge(await fetch(`${base}${path}`, { headers: client }))
+  return fetch(`${base}${path}`, {
+    headers: { ...client, authorization: await walletCredential(buyer, challenge) },
+  })
+}

@@ -6,10 +6,10 @@
  */
 import { env } from 'cloudflare:test'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { EvmConfig } from '../../gateway/payment/evm/config.js'
 import type { OwedPayment } from '../../gateway/payment/evm/owed.js'
 import { bookDay, dayBookName, LEGACY_DAY } from '../../gateway/payment/evm/wallet-book.js'
 import type { PaymentLedger, SettleInput } from '../../gateway/payment/ledger.js'
+import { walletEvm } from './ledger-fixtures.js'
 
 const ns = (env as unknown as { LEDGER: DurableObjectNamespace<PaymentLedger> }).LEDGER
 const named = (name: string) => ns.get(ns.idFromName(name))
@@ -18,18 +18,7 @@ afterEach(() => {
   globalThis.fetch = real
 })
 
-const evm: EvmConfig = {
-  chainId: 84532,
-  token: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
-  tokenName: 'USDC',
-  tokenVersion: '2',
-  decimals: 6,
-  recipient: '0x5E11E7000000000000000000000000000000cA5E',
-  facilitatorUrl: 'https://facilitator.test',
-  rpcUrl: 'https://rpc.test/',
-  timeoutMs: 5_000,
-  maxTimeoutSeconds: 300,
-}
+const evm = walletEvm
 
 /** A facilitator that refuses (an empty wallet) or settles, and a chain that shows nothing used. */
 function standins(verdict: 'refuse' | 'settle') {
