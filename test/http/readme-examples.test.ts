@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { generatePrivateKey } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { WALLET_CLIENT_CODE, WALLET_CLIENT_INSTALL } from '../../schema/wallet-payment.js'
 import { codeBlock } from '../support/doc-blocks.js'
 import { type RecordedRequest, type RecordingProxy, startRecordingProxy } from '../support/recording-proxy.js'
 import { base, processorLedger } from '../support/service.js'
@@ -100,6 +101,28 @@ describe('README examples in an empty project', () => {
       '@x402/evm',
     ])
     for (const [, name, version] of pins) expect(version, name).toBe(await lockVersion(name as string))
+  })
+
+  it("behavior: llms.txt's wallet client pins the versions this project tests against", async () => {
+    const pins = [...WALLET_CLIENT_INSTALL.matchAll(/(@?[\w/.-]+)@(\d[\w.-]*)/g)]
+    expect(pins.map((p) => p[1])).toEqual(['mppx', 'viem'])
+    for (const [, name, version] of pins) expect(version, name).toBe(await lockVersion(name as string))
+  })
+
+  it("behavior: llms.txt's wallet client, copied into a file, pays (with the Base Sepolia asset it names for chain 84532)", async () => {
+    // llms.txt says assets.base.USDC for Base (8453) and assets.baseSepolia.USDC for 84532, the
+    // local stand-in's chain: the one substitution its own text asks for here.
+    const local = WALLET_CLIENT_CODE.replace('assets.base.USDC', 'assets.baseSepolia.USDC')
+    expect(local).not.toBe(WALLET_CLIENT_CODE)
+    await writeFile(join(project, 'pay-llms.mjs'), local)
+    const from = proxy.requests.length
+    const { stdout } = await inProject('node', ['pay-llms.mjs', `${proxy.url}/v1/fde-lessons?topic=retry`], {
+      WALLET_KEY: generatePrivateKey(),
+    })
+    expect(stdout).toMatch(/^200 \{"topic":"retry"/)
+    const paid = proxy.requests.slice(from).filter((r) => /^Payment /.test(r.headers.authorization ?? ''))
+    expect(paid).toHaveLength(1)
+    expect(paid[0]?.headers['idempotency-key']).toMatch(/^\S+$/)
   })
 
   it('behavior: pay.mjs pays over HTTP and prints the answer and the receipt', async () => {
