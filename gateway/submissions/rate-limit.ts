@@ -20,6 +20,15 @@ export const DEFAULT_LIMIT_PER_MINUTE = 30
 
 export type SlotTaken = { ok: true } | { ok: false; retryAfter: number }
 
+/**
+ * What the limiter asks of its database: statements bound and run together in one batch. A
+ * D1Database is one; written out so a test in Node can pass the one Miniflare hands it.
+ */
+export interface BatchDatabase<Statement> {
+  prepare(query: string): { bind(...values: unknown[]): Statement }
+  batch(statements: Statement[]): Promise<{ results: unknown[] }[]>
+}
+
 export function limitPerMinute(configured: string | undefined): number {
   const n = Number(configured)
   return Number.isInteger(n) && n > 0 ? n : DEFAULT_LIMIT_PER_MINUTE
@@ -46,15 +55,15 @@ export const submitterNetwork = (request: Request) => clientNetwork(request, 24,
  * One batch is one transaction: closed windows go, the client's window opens if none is open, and
  * `n = n + 1 RETURNING` counts the attempt, so concurrent attempts each count once.
  */
-export async function takeSubmitSlot(
-  db: D1Database,
+export async function takeSubmitSlot<Statement>(
+  db: BatchDatabase<Statement>,
   client: string,
   limit: number,
   now: number,
 ): Promise<SlotTaken> {
   const windowMs = WINDOW_SECONDS * 1000
   const hash = await sha256Hex(`submit-window:${client}`)
-  const [, , counted] = await db.batch<{ n: number; window_start: number }>([
+  const [, , counted] = await db.batch([
     db.prepare('DELETE FROM submit_windows WHERE window_start <= ?1').bind(now - windowMs),
     db
       .prepare(
@@ -66,7 +75,7 @@ export async function takeSubmitSlot(
       .prepare('UPDATE submit_windows SET n = n + 1 WHERE client_hash = ?1 RETURNING n, window_start')
       .bind(hash),
   ])
-  const row = counted?.results[0]
+  const row = counted?.results[0] as { n: number; window_start: number } | undefined
   if (!row || row.n <= limit) return { ok: true }
   return { ok: false, retryAfter: Math.max(1, Math.ceil((row.window_start + windowMs - now) / 1000)) }
 }

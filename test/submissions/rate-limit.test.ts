@@ -15,7 +15,7 @@ const MINUTE = WINDOW_SECONDS * 1000
 const BEFORE_THE_MINUTE = Date.parse('2027-03-01T12:00:59Z')
 
 let worker: SubmissionsWorker
-let db: D1Database
+let db: Awaited<ReturnType<SubmissionsWorker['database']>>
 
 beforeAll(async () => {
   worker = await startSubmissionsWorker({ SUBMITTER_SALT: 'a-test-salt-of-at-least-thirty-two-bytes' })

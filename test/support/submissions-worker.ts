@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Miniflare } from 'miniflare'
 import type { Contributions } from '../../schema/submission.js'
 import { startLocalWorkers } from '../../scripts/local/local-workers.js'
 import { freePort, SUBMISSIONS_CONFIG } from '../../scripts/local/service.js'
@@ -17,7 +18,7 @@ export interface SubmissionsWorker {
   /** GET /v1/pricing/aggregates, which must answer 200. */
   aggregates(): Promise<Contributions>
   /** The Worker's own D1 database, for calling its modules with a clock the test chooses. */
-  database(): Promise<D1Database>
+  database(): ReturnType<Miniflare['getD1Database']>
   stop(): Promise<void>
 }
 
