@@ -10,9 +10,9 @@
  * before it reads the answer, the more likely the busier the machine.
  */
 import { request } from 'node:http'
-import { connect } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { runBounded } from '../support/bounded-concurrency.js'
+import { hangUpMidBody } from '../support/hang-up.js'
 import { base, get } from '../support/service.js'
 
 const TWO_MB = `{"note":"${'x'.repeat(2 * 1024 * 1024)}"}`
@@ -62,19 +62,12 @@ async function answering(): Promise<number> {
 
 describe('the local service', () => {
   it('behavior: a client that hangs up mid-body does not leave the service down', async () => {
-    const { hostname, port } = new URL(base())
-    await new Promise<void>((resolve) => {
-      const socket = connect(Number(port), hostname, () => {
-        socket.write(
-          'POST /v1/pricing/submit HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"category":',
-        )
-        setTimeout(() => {
-          socket.destroy()
-          resolve()
-        }, 200)
-      })
-      socket.on('error', () => resolve())
-    })
+    await hangUpMidBody(
+      base(),
+      '/v1/pricing/submit',
+      { 'content-type': 'application/json', 'cf-connecting-ip': '198.20.0.2' },
+      '{"category":',
+    )
     expect(await answering()).toBe(200)
     // And it still takes a submission.
     const r = await get('/v1/pricing/submit', {
