@@ -34,6 +34,16 @@ describe('quotes in the documents', () => {
   })
 })
 
+/** The anchors GitHub gives a Markdown file's headings: lower case, punctuation dropped, spaces as hyphens. */
+function headingSlugs(file: string): string[] {
+  return [...readFileSync(file, 'utf8').matchAll(/^#{1,6} (.+)$/gm)].map(([, title]) =>
+    (title as string)
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} _-]/gu, '')
+      .replace(/ /g, '-'),
+  )
+}
+
 describe('README', () => {
   const readme = readFileSync('README.md', 'utf8')
 
@@ -41,12 +51,18 @@ describe('README', () => {
     expect(readme.split('\n').length).toBeLessThanOrEqual(250)
   })
 
-  it('behavior: links every other document, and every relative link in the documents names a file that exists', () => {
+  it('behavior: links every other document, and every relative link in the documents names a file and heading that exist', () => {
     for (const doc of DOCS.filter((d) => d !== 'README.md')) expect(readme, doc).toContain(`](${doc}`)
     for (const doc of DOCS) {
       const dir = doc.includes('/') ? doc.slice(0, doc.lastIndexOf('/') + 1) : ''
-      for (const [, target] of readFileSync(doc, 'utf8').matchAll(/\]\(([^)#:\s]+)(#[^)\s]*)?\)/g))
-        expect(existsSync(`${dir}${target}`), `${doc} links ${target}`).toBe(true)
+      for (const [, target = '', anchor] of readFileSync(doc, 'utf8').matchAll(
+        /\]\(([^)#:\s]*)(?:#([^)\s]+))?\)/g,
+      )) {
+        const file = target === '' ? doc : `${dir}${target}`
+        expect(existsSync(file), `${doc} links ${target}`).toBe(true)
+        if (anchor && file.endsWith('.md'))
+          expect(headingSlugs(file), `${doc} links ${target}#${anchor}`).toContain(anchor)
+      }
     }
   })
 })
