@@ -39,11 +39,11 @@ function askFirst(path: string, body: string, client: string) {
       req.end(body)
     })
     req.on('response', (res) => {
-      res.resume()
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, bodyAskedFor }))
-      // The service may close once it has answered; the unsent body is then never sent.
+      // The status is the answer; the unsent body is never sent, and the connection is done with.
+      resolve({ status: res.statusCode ?? 0, bodyAskedFor })
       req.destroy()
     })
+    // An error after the answer (the closed connection) changes nothing: the promise has settled.
     req.on('error', reject)
     req.flushHeaders()
   })
