@@ -17,7 +17,7 @@
  * - Refunds: `POST /v1/refunds` with `payment_intent` (idempotent under its key like every POST; a
  *   second refund of a fully refunded intent is `charge_already_refunded`), `GET /v1/refunds/:id`.
  *
- * Tokens (see README): `spt_test_<anything>` pays once; `…decline…` is declined; `…action…` needs
+ * Tokens (see gateway/payment/README.md): `spt_test_<anything>` pays once; `…decline…` is declined; `…action…` needs
  * an extra step; `…processing…` is processing; `…timeout…` never answers; `…error…` is an outage
  * (500, nothing charged); `…lost…` charges, then answers 500; `…stall…` is held until released
  * (or `stallMs`), then pays (`…stallaction…`: then needs an extra step). The token rides in `payment_method_data[shared_payment_granted_token]`
