@@ -257,6 +257,18 @@ export const EntryIncludes = z.strictObject({
 })
 export type EntryIncludes = z.infer<typeof EntryIncludes>
 
+/**
+ * One stored copy of the vendor's page compared with the others to find the newest (FORMAT.md,
+ * "Newest page wins"): the address it is stored under, whether it is the one the row reads, and
+ * what on it differs from the other copies (the reason it is, or is not, the newest).
+ */
+export const StoredCopy = z.strictObject({
+  address: HttpsUrl,
+  newest: z.boolean(),
+  differs: Text,
+})
+export type StoredCopy = z.infer<typeof StoredCopy>
+
 /** A row's fields before the checks that tie them together; the published (paid) row extends them. */
 export const PricingRowFields = z.strictObject({
   id: Id,
@@ -295,6 +307,11 @@ export const PricingRowFields = z.strictObject({
   page_states_date: Text.nullable().default(null),
   /** What told us the page read is the vendor's newest version (a stated date, a "Legacy" mark, ...). */
   newest_because: Text,
+  /**
+   * Every stored copy of the page compared when more than one was found; empty when one was. The
+   * build checks newest_because against it (build/pricing/stored-copies.ts).
+   */
+  copies_compared: z.array(StoredCopy).default([]),
   note: Text.nullable().default(null),
   /** Model APIs: input and output prices of the models the page lists (at least two, or `models_shortfall`). */
   models: z.array(ModelPrice).default([]),

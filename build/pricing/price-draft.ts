@@ -140,6 +140,7 @@ export function draftRow(page: CollectedPage, options: { id?: string; today: str
     copy_captured_on: null,
     page_states_date: pageStatedDate(lines),
     newest_because: EDITOR_TODO,
+    copies_compared: [],
     note: others.length ? `Other price lines on the page: ${[...new Set(others)].join(' / ')}` : null,
     models: [],
     models_shortfall: null,
