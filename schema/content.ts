@@ -258,6 +258,27 @@ export const EntryIncludes = z.strictObject({
 export type EntryIncludes = z.infer<typeof EntryIncludes>
 
 /**
+ * What an entry price is per (FORMAT.md, "Like with like"): one seat (a user) or the whole account
+ * (a plan however many users it admits), billed monthly or the monthly equivalent of annual billing,
+ * and the least number of seats a buyer must take where the page states one. Medians group entry
+ * prices only with the same `per` and `billing`.
+ */
+export const EntryBasis = z.strictObject({
+  per: z.enum(['seat', 'account']),
+  billing: z.enum(['monthly', 'annual']),
+  seat_minimum: z.number().int().min(2).nullable().default(null),
+})
+export type EntryBasis = z.infer<typeof EntryBasis>
+
+/**
+ * Whether a unit price is the price a buyer pays from the first unit (`base`: pay as you go, a first
+ * tier, a pack bought outright) or the price of units beyond a plan's included allowance (`overage`:
+ * top-ups and refills on top of a plan). Medians never mix the two.
+ */
+export const UnitBasis = z.enum(['base', 'overage'])
+export type UnitBasis = z.infer<typeof UnitBasis>
+
+/**
  * One stored copy of the vendor's page compared with the others to find the newest (FORMAT.md,
  * "Newest page wins"): the address it is stored under, whether it is the one the row reads, and
  * what on it differs from the other copies (the reason it is, or is not, the newest).
@@ -278,8 +299,12 @@ export const PricingRowFields = z.strictObject({
   /** Null only when the vendor's page does not say how it charges. */
   pricing_model: PricingModel.nullable(),
   entry_usd_month: z.number().nonnegative().nullable(),
+  /** Required with entry_usd_month: per seat or per account, monthly or annual billing, seat minimum. */
+  entry_basis: EntryBasis.nullable().default(null),
   unit_price_usd: z.number().nonnegative().nullable(),
   usage_unit: Text.nullable(),
+  /** Required with unit_price_usd: a base rate or an overage rate. */
+  unit_basis: UnitBasis.nullable().default(null),
   /** Required when both prices are null. */
   null_reason: NullReason.nullable(),
   /** The vendor's own page sends at least one tier to a sales call for its price (FORMAT.md). */
@@ -348,6 +373,19 @@ export const PricingRow = PricingRowFields.superRefine((row, ctx) => {
       code: 'custom',
       path: ['sales_gated'],
       message: 'null_reason sales-gated needs sales_gated: true',
+    })
+  if ((row.entry_usd_month !== null) !== (row.entry_basis !== null))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['entry_basis'],
+      message: 'an entry price says what it is per (entry_basis), and only an entry price does',
+    })
+  if ((row.unit_price_usd !== null) !== (row.unit_basis !== null))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['unit_basis'],
+      message:
+        'a unit price says whether it is a base or an overage rate (unit_basis), and only a unit price does',
     })
   if (row.unit_price_usd !== null && row.usage_unit === null)
     ctx.addIssue({

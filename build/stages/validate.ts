@@ -35,6 +35,7 @@ import { appliesWhenIssues, FACTS_FILE, factListBreaks, scenarioBreaks } from '.
 import { checkDefinitions, checkUnused, renderThresholds } from '../checks/thresholds.js'
 import { includedUsageBreaks } from '../pricing/included-usage.js'
 import { modelPriceBreaks } from '../pricing/model-prices.js'
+import { basisBreaks } from '../pricing/price-basis.js'
 import { priceAppearsIn } from '../pricing/price-in-quote.js'
 import { originBreaks } from '../pricing/price-origin.js'
 import { footingBreaks } from '../pricing/pricing-footing.js'
@@ -365,6 +366,7 @@ function checkPrices(rows: Parsed<PricingRow>[], issues: BuildIssue[]) {
     for (const b of modelPriceBreaks(value)) issues.push({ file, ...b })
     for (const b of includedUsageBreaks(value)) issues.push({ file, ...b })
     for (const b of copyBreaks(value)) issues.push({ file, ...b })
+    for (const b of basisBreaks(value)) issues.push({ file, ...b })
   }
 }
 

@@ -41,6 +41,7 @@ function sampleRow(newest_because: string, addresses: string[]): PricingRow {
     category: 'voice-agent',
     pricing_model: 'flat',
     entry_usd_month: 10,
+    entry_basis: { per: 'account', billing: 'monthly', seat_minimum: null },
     unit_price_usd: null,
     usage_unit: null,
     null_reason: null,
