@@ -210,6 +210,8 @@ export const PublishedPricingRow = PricingRowFields.extend({
    */
   as_of: z.string(),
   as_of_source: z.enum(['page-states-date', 'copy-captured-on', 'unknown']),
+  /** Whole days from the as-of date to the build's date; null when the date is unknown (never 0). */
+  price_age_days: z.number().int().nullable(),
   /** Whole days from read_on to the build's date: how long ago we read the page (or its copy). */
   days_since_read: z.number().int(),
   /**
@@ -228,6 +230,12 @@ export const Freshness = z.strictObject({
   due_for_reread: Count,
   /** Ids of the rows due, the one read longest ago first. */
   due_rows: z.array(z.string()),
+  /** Rows whose price's date is known (the page's own date, or the stored copy's capture date). */
+  dated: Count,
+  /** Rows whose price's date is unknown: shown as unknown, never as current. */
+  undated: Count,
+  /** The oldest dated price: its row, its as-of date and its age in days on as_of; null with none dated. */
+  oldest_dated: z.strictObject({ product: z.string(), as_of: z.string(), age_days: Count }).nullable(),
 })
 export type Freshness = z.infer<typeof Freshness>
 

@@ -128,7 +128,9 @@ const JSON_SCHEMA_OPTIONS = { io: 'output', unrepresentable: 'any' } as const
  * (a count is never near 2^53) and cost openapi.json kilobytes under its 64 KB cap: dropped here.
  * So is `default`: an answer carries every field (all are required), so a default says nothing of
  * it; and `minLength: 1`, which the build already holds every text of content to before it is
- * published. A nullable plain value is written as a type list ({"type":["string","null"]}), the short
+ * published; and `additionalProperties: false`, since the version policy counts a new field in an
+ * answer as a compatible change, which a closed object would make breaking for a validating client.
+ * A nullable plain value is written as a type list ({"type":["string","null"]}), the short
  * form JSON Schema 2020-12 gives the same meaning.
  */
 function withoutSafeBounds(schema: unknown): unknown {
@@ -142,6 +144,7 @@ function withoutSafeBounds(schema: unknown): unknown {
         ([k, v]) =>
           k !== 'default' &&
           !(k === 'minLength' && v === 1) &&
+          !(k === 'additionalProperties' && v === false) &&
           !(k === 'maximum' && v === Number.MAX_SAFE_INTEGER) &&
           !(k === 'minimum' && v === Number.MIN_SAFE_INTEGER),
       )

@@ -123,7 +123,7 @@ function sourceCell(r: PublishedPricingRow): string {
   const due = r.reread_due ? `<br><span class="marker due">due for re-read (${age})</span>` : ''
   const asOf =
     r.as_of_source === 'unknown'
-      ? `<span class="small as-of">Price as of: unknown (${AS_OF_SOURCE_TEXT.unknown})</span>`
+      ? `<span class="small as-of">Price as of: unknown (${AS_OF_SOURCE_TEXT.unknown})</span><br><span class="marker undated">price date unknown: not known to be current</span>`
       : `<span class="small as-of">Price as of <time datetime="${escapeHtml(r.as_of)}">${escapeHtml(r.as_of)}</time> (${AS_OF_SOURCE_TEXT[r.as_of_source]})</span>`
   return `${link}<br>${asOf}<br><span class="small">Read <time datetime="${escapeHtml(r.read_on)}">${escapeHtml(r.read_on)}</time>, ${READ_FROM[r.read_from]}</span>${due}`
 }

@@ -119,6 +119,10 @@ describe('freshness', () => {
       reread_period_days: REREAD_PERIOD_DAYS,
       due_for_reread: 2,
       due_rows: ['a', 'b'],
+      // None of the three states a date: all undated, none counted as current.
+      dated: 0,
+      undated: 3,
+      oldest_dated: null,
     })
   })
 
