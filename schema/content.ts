@@ -267,6 +267,15 @@ export const EntryBasis = z.strictObject({
   per: z.enum(['seat', 'account']),
   billing: z.enum(['monthly', 'annual']),
   seat_minimum: z.number().int().min(2).nullable().default(null),
+  /**
+   * Per account only: how many users the plan admits, as the page says in `users_quote`
+   * ("unlimited" for no limit); null where the page does not say.
+   */
+  users: z
+    .union([z.number().int().positive(), z.literal('unlimited')])
+    .nullable()
+    .default(null),
+  users_quote: Text.nullable().default(null),
 })
 export type EntryBasis = z.infer<typeof EntryBasis>
 
@@ -277,6 +286,28 @@ export type EntryBasis = z.infer<typeof EntryBasis>
  */
 export const UnitBasis = z.enum(['base', 'overage'])
 export type UnitBasis = z.infer<typeof UnitBasis>
+
+/**
+ * A team or business tier beside the entry price (FORMAT.md, "Tiers a team buys"): its price per
+ * seat per month, the seats a buyer must take, how it is billed, verbatim in `quote`.
+ */
+export const TeamTier = z.strictObject({
+  name: Text,
+  usd_per_seat_month: z.number().positive(),
+  seat_minimum: z.number().int().min(2).nullable().default(null),
+  billing: z.enum(['monthly', 'annual']),
+  quote: Text,
+})
+export type TeamTier = z.infer<typeof TeamTier>
+
+/** The price of usage beyond a plan's included allowance, verbatim in `quote`. */
+export const OverageRate = z.strictObject({
+  usd: z.number().positive(),
+  /** What one is counted in: "query", "1K tokens" (never a plan or a period). */
+  unit: Text,
+  quote: Text,
+})
+export type OverageRate = z.infer<typeof OverageRate>
 
 /**
  * One stored copy of the vendor's page compared with the others to find the newest (FORMAT.md,
@@ -346,6 +377,10 @@ export const PricingRowFields = z.strictObject({
   minute_includes: MinuteIncludes.nullable().default(null),
   /** Entry prices: what usage the plan includes and what beyond it costs. */
   entry_includes: EntryIncludes.nullable().default(null),
+  /** Team or business seat tiers the vendor's page lists, each verbatim. */
+  team_tiers: z.array(TeamTier).default([]),
+  /** Overage or pay-as-you-go rates beyond a plan, where the page lists them, each verbatim. */
+  overage_rates: z.array(OverageRate).default([]),
 })
 
 export const PricingRow = PricingRowFields.superRefine((row, ctx) => {

@@ -151,6 +151,19 @@ export type MinuteBundle = z.infer<typeof MinuteBundle>
 export const MinuteLeftOut = z.object({ product: z.string(), why: z.string() })
 export type MinuteLeftOut = z.infer<typeof MinuteLeftOut>
 
+/**
+ * What a team of `seats` pays a month in one category, from the rows only: each option's product,
+ * plan, monthly total and how it was worked out, cheapest first; the rows left out, with why.
+ */
+export const TeamCost = z.object({
+  seats: Count,
+  options: z.array(
+    z.object({ product: z.string(), plan: z.string(), usd_month: z.number(), how: z.string() }),
+  ),
+  left_out: z.array(z.object({ product: z.string(), why: z.string() })),
+})
+export type TeamCost = z.infer<typeof TeamCost>
+
 /** Derived per-category figures over the published rows. */
 export const Comparable = z.object({
   category: z.enum(INDEX_CATEGORIES),
@@ -173,6 +186,8 @@ export const Comparable = z.object({
   /** Per-minute prices by what the minute includes; these stay out of the per-unit medians above. */
   per_minute_by_bundle: z.array(MinuteBundle),
   per_minute_left_out: z.array(MinuteLeftOut),
+  /** What a team of TEAM_SEATS pays a month, cheapest first, with the rows used and left out. */
+  team_cost: TeamCost,
   pricing_models: z.record(z.string(), Count),
 })
 export type Comparable = z.infer<typeof Comparable>

@@ -28,6 +28,17 @@ export function comparablesList(c: Comparable): string {
       'Per-minute prices left out of every comparison',
       c.per_minute_left_out.map((l) => `${l.product}: ${l.why}`).join('; '),
     ])
+  const t = c.team_cost
+  if (t.options.length)
+    items.push([
+      `A team of ${t.seats} pays a month, cheapest first`,
+      [
+        t.options.map((o) => `${o.product} ${formatUsd(o.usd_month)} (${o.plan}: ${o.how})`).join('; '),
+        t.left_out.length ? `left out: ${t.left_out.map((l) => `${l.product} (${l.why})`).join('; ')}` : '',
+      ]
+        .filter(Boolean)
+        .join('. '),
+    ])
   const models = Object.entries(c.pricing_models)
   if (models.length) items.push(['Pricing models', models.map(([m, n]) => `${m}: ${n}`).join(', ')])
   return `<dl class="comparables">

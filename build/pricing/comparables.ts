@@ -12,6 +12,7 @@ import { perMinute } from './included-usage.js'
 import { minuteBundles } from './minute-bundles.js'
 import { entryBasisLabel, UNIT_BASIS_TEXT } from './price-basis.js'
 import { baseUnit, perUnit } from './price-format.js'
+import { teamCost } from './team-cost.js'
 import { comparableUnit } from './unit-conversion.js'
 
 /** One price to group: the product, its price in the group's unit, and the unit and basis it is on. */
@@ -44,6 +45,7 @@ export function comparables(rows: readonly PricingRow[]): Comparable[] {
       unit_price_converted_groups: priceGroups(unitPrices(inCategory, true)),
       per_minute_by_bundle: bundles,
       per_minute_left_out: left_out,
+      team_cost: teamCost(inCategory),
       pricing_models: Object.fromEntries(Object.entries(models).sort(([a], [b]) => a.localeCompare(b))),
     }
   })

@@ -131,6 +131,8 @@ export function draftRow(page: CollectedPage, options: { id?: string; today: str
             per: guessModel(chosen) === 'per-seat' ? 'seat' : 'account',
             billing: 'monthly',
             seat_minimum: null,
+            users: null,
+            users_quote: null,
           },
     unit_price_usd: unitPrice,
     usage_unit: usageUnit,
@@ -158,6 +160,8 @@ export function draftRow(page: CollectedPage, options: { id?: string; today: str
     models_shortfall: null,
     minute_includes: null,
     entry_includes: null,
+    team_tiers: [],
+    overage_rates: [],
   }
   return { row, prices, sales, todo }
 }

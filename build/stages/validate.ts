@@ -41,6 +41,7 @@ import { originBreaks } from '../pricing/price-origin.js'
 import { footingBreaks } from '../pricing/pricing-footing.js'
 import { sourceBreaks } from '../pricing/pricing-sources.js'
 import { copyBreaks } from '../pricing/stored-copies.js'
+import { tierBreaks } from '../pricing/team-tiers.js'
 import type { RawContent, RawFile } from './collect.js'
 import type { BuildIssue } from './issues.js'
 import { fromZod } from './zod-issues.js'
@@ -367,6 +368,7 @@ function checkPrices(rows: Parsed<PricingRow>[], issues: BuildIssue[]) {
     for (const b of includedUsageBreaks(value)) issues.push({ file, ...b })
     for (const b of copyBreaks(value)) issues.push({ file, ...b })
     for (const b of basisBreaks(value)) issues.push({ file, ...b })
+    for (const b of tierBreaks(value)) issues.push({ file, ...b })
   }
 }
 

@@ -91,7 +91,10 @@ describe('dated and undated prices', () => {
     const unknown = pricing.rows.filter((r) => r.page_states_date === null && r.copy_captured_on === null)
     expect(unknown.length).toBeGreaterThan(0)
     const payloadRows = (
-      PREPARE.pricing?.({ pricing } as BundleData, {}, 0) as { ok: true; payload: () => PricingBundle }
+      (PREPARE.pricing as NonNullable<typeof PREPARE.pricing>)({ pricing } as BundleData, {}, 0) as {
+        ok: true
+        payload: () => PricingBundle
+      }
     ).payload().rows
     for (const r of unknown) {
       expect(r.as_of, r.id).toBe('unknown')
