@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { build } from '../../build/index.js'
+import { formatUsd } from '../../build/pricing/price-format.js'
 import { TEAM_SEATS, teamCost } from '../../build/pricing/team-cost.js'
 import { LOCAL_URLS } from '../../schema/config.js'
 import { PricingRow } from '../../schema/content.js'
@@ -115,7 +116,7 @@ describe('what a team pays', () => {
     const start = html.indexOf('<section id="coding-agent"')
     const section = html.slice(start, html.indexOf('</section>', start))
     expect(section).toContain(`A team of ${TEAM_SEATS} pays a month, cheapest first`)
-    expect(section).toContain(`${first?.product} $${first?.usd_month}`)
+    expect(section).toContain(`${first?.product} ${formatUsd(first?.usd_month as number)}`)
   })
 
   it('behavior: team tiers and overage rates are published where the page lists them, with their quotes on the page', async () => {
@@ -127,11 +128,38 @@ describe('what a team pays', () => {
     for (const r of tiers)
       for (const t of r.team_tiers)
         expect(html, r.id).toContain(
-          `${t.name}: <span class="price">$${t.usd_per_seat_month}</span> / seat / month`,
+          `${t.name}: <span class="price">${formatUsd(t.usd_per_seat_month)}</span> / seat / month`,
         )
     for (const r of overage)
       for (const o of r.overage_rates)
-        expect(html, r.id).toContain(`Overage: <span class="price">$${o.usd}</span> per ${o.unit}`)
+        expect(html, r.id).toContain(`Overage: <span class="price">${formatUsd(o.usd)}</span> per ${o.unit}`)
+  })
+
+  it("behavior: each product of the buyer's shortlist is priced, or its row says what was searched", async () => {
+    const { pricing } = await built()
+    const shortlist = [
+      'claude-code',
+      'windsurf',
+      'devin',
+      'replit-agent',
+      'amazon-q-developer',
+      'vapi',
+      'retell-ai',
+      'synthflow',
+      'deepgram-voice-agent',
+      'elevenlabs-reception-ai',
+      'mistral-api',
+      'openai-realtime-api',
+    ]
+    for (const id of shortlist) {
+      const r = pricing.rows.find((x) => x.id === id)
+      expect(r, id).toBeDefined()
+      const priced = r?.entry_usd_month !== null || r?.unit_price_usd !== null
+      if (!priced) {
+        expect(r?.null_reason, id).toBe('pricing-page-not-read')
+        expect(r?.note ?? '', id).toMatch(/[Ss]earched (?:again )?on 2026-11-27/)
+      }
+    }
   })
 
   it('error: a team tier price not in its quote, an overage unit that is a period, and an unstated user allowance are refused', async () => {
