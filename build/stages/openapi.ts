@@ -5,7 +5,7 @@
 import * as z from 'zod'
 import type { ServiceUrls } from '../../schema/config.js'
 import { BUNDLES } from '../../schema/datasets.js'
-import { ANSWER_REPLAY_HOURS, IDEMPOTENCY_KEY_RULE, MONEY_BACK_POLICY } from '../../schema/money-back.js'
+import { ANSWER_REPLAY_HOURS, IDEMPOTENCY_KEY_RULE, MONEY_BACK_SHORT } from '../../schema/money-back.js'
 import { PAYMENT_TOKEN_SUMMARY } from '../../schema/payment-token.js'
 import { MPP_METHODS } from '../../schema/payment-ways.js'
 import { JWKS_PATH, RECEIPT_CLAIMS } from '../../schema/receipt-claims.js'
@@ -285,7 +285,7 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
     info: {
       title: 'Rules and Pricing-Index Service',
       version: SERVICE_VERSION,
-      description: `Engineering-practice rules traced to real incidents, and an index of published AI product prices. Paid operations cost ${PRICE.display} per call through the HTTP "Payment" authentication scheme (intent charge), by card or in USDC (see securitySchemes); no account here. Every paid answer carries a signed receipt (components/headers/Payment-Receipt; the whole receipt policy: llms.txt). ${MONEY_BACK_POLICY}\n\n${VERSION_POLICY_TITLE}: ${VERSION_POLICY_SUMMARY} The whole policy: ${urls.base_url}/llms.txt.`,
+      description: `Engineering-practice rules traced to real incidents, and an index of published AI product prices. Paid operations cost ${PRICE.display} per call through the HTTP "Payment" authentication scheme (intent charge), by card or in USDC (see securitySchemes); no account here. Every paid answer carries a signed receipt (components/headers/Payment-Receipt; the whole receipt policy: llms.txt). ${MONEY_BACK_SHORT}\n\n${VERSION_POLICY_TITLE}: ${VERSION_POLICY_SUMMARY} The whole policy: ${urls.base_url}/llms.txt.`,
       'x-version-policy': {
         breakingChange: 'new path prefix and new major version; the old prefix keeps answering',
         deprecationNoticeDays: DEPRECATION_NOTICE_DAYS,

@@ -6,6 +6,7 @@
 import { encodeText } from '../../schema/base64url.js'
 import { canonicalize } from '../../schema/jcs.js'
 import { PRICE } from '../../schema/routes.js'
+import type { AssetReader } from '../datasets/bundle-store.js'
 import type { Env } from '../env.js'
 import { badRequest, problem, problemResponse } from '../http/problem.js'
 import { attemptGate } from './attempts.js'
@@ -24,6 +25,7 @@ import { type Credential, MalformedCredential, parseAuthorization } from './cred
 import { challengeFromAccepted, evmOffer } from './evm/challenge.js'
 import { payWithAuthorization, type WalletClaims, type WalletPayment } from './evm/pay.js'
 import { networkOf, x402Requirements } from './evm/request.js'
+import { declarationFor } from './evm/x402-discovery.js'
 import {
   decodePaymentSignature,
   encodePaymentRequired,
@@ -111,7 +113,7 @@ export async function requirePayment(
   const header = request.headers.get('authorization')
   const hasPayment = !!header && /^payment(\s|$)/i.test(header.trim())
   const x402 = config.evm ? request.headers.get(PAYMENT_SIGNATURE_HEADER) : null
-  const challenge = (r: Refusal) => challengeResponse(config, binding, description, r, url)
+  const challenge = (r: Refusal) => challengeResponse(config, binding, description, r, url, env.ASSETS)
   // HEAD never pays: it would use the credential up and deliver no body. With a credential it gets
   // no challenge either (its body, which would say so, is dropped): the credential is left to its GET.
   if (request.method === 'HEAD' && (hasPayment || x402))
@@ -288,6 +290,7 @@ async function challengeResponse(
   description: string,
   r: Refusal,
   url: string,
+  assets: AssetReader,
 ) {
   // 402 bodies are application/json (schema/CONTRACT.md §7); every other refusal is an RFC 9457 problem.
   const headers = new Headers({
@@ -309,12 +312,20 @@ async function challengeResponse(
   if (fresh && config.evm) {
     const wallet = await issueChallenge(config, evmOffer(config.evm), binding, description)
     headers.append('www-authenticate', formatChallenge(wallet))
+    // What a crawler catalogues the route by (the bazaar extension and service metadata).
+    const declared = await declarationFor(assets, new URL(url).pathname)
     headers.set(
       PAYMENT_REQUIRED_HEADER,
       encodePaymentRequired({
-        resource: { url, description, mimeType: 'application/json' },
+        resource: {
+          url,
+          description,
+          mimeType: 'application/json',
+          ...(declared ? { serviceName: declared.serviceName, tags: declared.tags } : {}),
+        },
         accepts: [x402Requirements(config.evm, wallet)],
         error: r.detail,
+        ...(declared ? { extensions: { bazaar: declared.bazaar } } : {}),
       }),
     )
   }

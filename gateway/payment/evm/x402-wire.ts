@@ -37,11 +37,17 @@ function fromBase64(value: string): string {
   )
 }
 
-export function encodePaymentRequired(body: {
-  resource: { url: string; description: string; mimeType: string }
+/** The x402 v2 PaymentRequired object, without its version. */
+export interface PaymentRequired {
+  /** serviceName and tags: the bazaar's service metadata (x402 reads them from the resource). */
+  resource: { url: string; description: string; mimeType: string; serviceName?: string; tags?: string[] }
   accepts: unknown[]
   error: string
-}): string {
+  /** By extension key: `bazaar` tells a crawler how to call the route and what it answers. */
+  extensions?: Record<string, unknown>
+}
+
+export function encodePaymentRequired(body: PaymentRequired): string {
   return toBase64(JSON.stringify({ x402Version: 2, ...body }))
 }
 
