@@ -37,3 +37,19 @@ export async function declarationFor(
     return undefined
   }
 }
+
+/**
+ * The same declaration in x402 v1's form, the `outputSchema` of a v1 offer: how to call the route
+ * (its query parameters' schemas) and the outline of its answer.
+ */
+export function v1OutputSchema(d: X402Declaration): Record<string, unknown> {
+  const { input, output } = d.bazaar.schema.properties as Record<
+    string,
+    { properties: Record<string, unknown> }
+  >
+  const query = input?.properties.queryParams as { properties?: Record<string, unknown> } | undefined
+  return {
+    input: { type: 'http', method: d.method, discoverable: true, queryParams: query?.properties ?? {} },
+    output: output?.properties.example ?? {},
+  }
+}
