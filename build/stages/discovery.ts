@@ -90,6 +90,7 @@ export function agentsJson(
       openapi: `${urls.base_url}/openapi.json`,
       mcp_server_card: `${urls.base_url}${MCP_CARD_PATH}`,
       llms: `${urls.base_url}/llms.txt`,
+      x402_manifest: `${urls.base_url}/.well-known/x402`,
       human_readable: urls.site_url,
     },
     ...(registry ? { mcp_registry: { name: registry.name, lookup: registry.lookup } } : {}),

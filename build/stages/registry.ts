@@ -112,6 +112,7 @@ export function serverJson(urls: ServiceUrls) {
           openapi: link('openapi'),
           agents: link('manifest'),
           receiptKeys: link('jwks'),
+          x402Manifest: link('x402_manifest'),
           versionPolicy: link('llms'),
         },
       },

@@ -166,7 +166,7 @@ export async function requirePayment(
         badRequest('send one payment: Authorization: Payment, PAYMENT-SIGNATURE or X-PAYMENT, not two', {
           field: hasPayment && x402 ? 'PAYMENT-SIGNATURE' : 'X-PAYMENT',
           allowed: 'one of Authorization: Payment, PAYMENT-SIGNATURE and X-PAYMENT',
-          // Nothing was claimed or charged: the same request with one of the two will be judged.
+          // Nothing was claimed or charged: the same request with one of them will be judged.
           retryable: 'same-credential',
         }),
       ),
