@@ -5,6 +5,7 @@
  * with the resource's serviceName and tags within the bazaar's limits; /.well-known/x402 lists every
  * paid route with the same offer.
  */
+import { PaymentRequiredV2Schema } from '@x402/core/schemas'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { describe, expect, it } from 'vitest'
 import { ROUTES } from '../../schema/routes.js'
@@ -41,6 +42,12 @@ describe('PAYMENT-REQUIRED for a crawler', () => {
       expect(bazaar.info.input).toMatchObject({ type: 'http', method: 'GET' })
       const answer = bazaar.schema.properties.output.properties.example
       expect(answer.properties ?? answer.anyOf, path).toBeTruthy()
+      // x402's own schema of a v2 PaymentRequired keeps the service metadata (it drops what breaks its rules).
+      const parsed = PaymentRequiredV2Schema.parse(required)
+      expect(parsed.resource).toMatchObject({
+        serviceName: required.resource.serviceName,
+        tags: required.resource.tags,
+      })
       expect(required.resource.serviceName).toMatch(PRINTABLE_ASCII)
       expect(required.resource.tags.length).toBeGreaterThan(0)
       expect(required.resource.tags.length).toBeLessThanOrEqual(5)

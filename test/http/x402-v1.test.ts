@@ -6,6 +6,7 @@
  * again without a key or to another request is refused, and an unknown settlement is read from the
  * chain, never settled twice.
  */
+import { PaymentRequiredV1Schema } from '@x402/core/schemas'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { createPaymentHeader } from 'x402/client'
@@ -40,6 +41,8 @@ const settled = (r: Response) => decodeXPaymentResponse(r.headers.get('x-payment
 describe('the 402 body carries the x402 v1 offer', () => {
   it('behavior: x402Version 1 and accepts (exact, the network by name, the price, payTo, asset, token domain) beside the problem', async () => {
     const { body, requirements } = await v1Offer(PATH)
+    // The current x402 package's schema of a v1 PaymentRequired reads it too.
+    expect(PaymentRequiredV1Schema.safeParse(body).success).toBe(true)
     // The problem's members stay: a Payment-scheme client reads the same body.
     expect(body).toMatchObject({ status: 402, retryable: 'pay-again' })
     expect(String(body.type)).toMatch(/payment-required$/)
