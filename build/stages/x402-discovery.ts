@@ -13,6 +13,7 @@ import { type AnswerRoute, RESPONSES, responseJsonSchema } from '../../schema/re
 import { type QueryParam, ROUTES, type Route } from '../../schema/routes.js'
 import { type Fact, factJsonSchema } from '../../schema/situation.js'
 import type { X402Declaration, X402Declarations } from '../../schema/x402-declaration.js'
+import type { BuildIssue } from './issues.js'
 
 /** The x402 bazaar limits (serviceName and each tag: printable ASCII, at most 32 characters; 5 tags). */
 export const SERVICE_NAME = 'Rules and Pricing-Index Service'
@@ -123,6 +124,30 @@ export function x402Declaration(route: Route, facts: readonly Fact[]): X402Decla
       },
     },
   }
+}
+
+/**
+ * The most one route's bazaar extension and service metadata may weigh (JSON): every 402 carries
+ * them in PAYMENT-REQUIRED, and x402 clients echo the extension in PAYMENT-SIGNATURE, which the
+ * gateway takes up to 16 KB (gateway/payment/evm/x402-wire.ts).
+ */
+export const X402_DECLARATION_MAX_BYTES = 6 * 1024
+
+/** The routes whose declaration is over its budget, as build issues. */
+export function declarationIssues(declarations: X402Declarations): BuildIssue[] {
+  return Object.values(declarations).flatMap((d) => {
+    const bytes = Buffer.byteLength(JSON.stringify(d))
+    return bytes > X402_DECLARATION_MAX_BYTES
+      ? [
+          {
+            file: 'dist/public/data/x402-discovery.json',
+            field: d.path,
+            problem: `${bytes} bytes of bazaar extension and service metadata`,
+            allowed: `at most ${X402_DECLARATION_MAX_BYTES} bytes (it travels in PAYMENT-REQUIRED and PAYMENT-SIGNATURE)`,
+          },
+        ]
+      : []
+  })
 }
 
 /** The declaration of every paid route, by path. */

@@ -9,7 +9,7 @@ import { PaymentRequiredV2Schema } from '@x402/core/schemas'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { describe, expect, it } from 'vitest'
 import { ROUTES } from '../../schema/routes.js'
-import { get, PAID_PATHS } from '../support/service.js'
+import { get, PAID_PATHS, payOnce } from '../support/service.js'
 
 const PAID_ROUTES = ROUTES.filter((r) => r.access === 'paid')
 const PRINTABLE_ASCII = /^[\x20-\x7e]{1,32}$/
@@ -66,6 +66,19 @@ describe('PAYMENT-REQUIRED for a crawler', () => {
       expect((await get(`${route.path}${query ? `?${query}` : ''}`)).status, `${route.path}?${query}`).toBe(
         402,
       )
+    }
+  })
+
+  it("behavior: every paid route's real answer fits the output schema the crawler is given", async () => {
+    for (const path of PAID_PATHS) {
+      const { unpaid, paid } = await payOnce(path)
+      expect(paid.status, path).toBe(200)
+      const required = JSON.parse(
+        Buffer.from(unpaid.headers.get('payment-required') ?? '', 'base64').toString('utf8'),
+      )
+      const answer = (required.extensions.bazaar as Bazaar).schema.properties.output.properties.example
+      const ajv = new Ajv2020({ strict: false, allErrors: true })
+      expect(ajv.validate(answer, await paid.json()), `${path} ${JSON.stringify(ajv.errors)}`).toBe(true)
     }
   })
 

@@ -11,8 +11,11 @@ export const PAYMENT_REQUIRED_HEADER = 'payment-required'
 export const PAYMENT_SIGNATURE_HEADER = 'payment-signature'
 export const PAYMENT_RESPONSE_HEADER = 'payment-response'
 
-/** Far above an honest payment payload (about 1.5 KB), as for the Payment credential. */
-const MAX_PAYMENT_HEADER_BYTES = 8 * 1024
+/**
+ * Far above an honest payment payload: about 1.5 KB, plus the bazaar extension x402 clients echo
+ * from PAYMENT-REQUIRED (at most X402_DECLARATION_MAX_BYTES, build/stages/x402-discovery.ts).
+ */
+const MAX_PAYMENT_HEADER_BYTES = 16 * 1024
 
 export interface X402Payment {
   /** The requirements the client accepted, echoed as it received them. */
