@@ -179,9 +179,17 @@ describe('a v1 payment keeps the money guarantees', () => {
     })
     expect(both.status).toBe(400)
     expect(await both.text()).toMatch(/X-PAYMENT/)
-    const malformed = await get(PATH, { headers: { 'x-payment': 'not base64 json' } })
-    expect(malformed.status).toBe(402)
-    expect(((await malformed.json()) as { type: string }).type).toMatch(/malformed-credential$/)
+    const cases: [string, RegExp][] = [
+      ['not base64 json', /base64 of a JSON/],
+      [Buffer.from(JSON.stringify({ pad: 'x'.repeat(7000) })).toString('base64'), /longer than 8192 bytes/],
+    ]
+    for (const [header, detail] of cases) {
+      const malformed = await get(PATH, { headers: { 'x-payment': header } })
+      expect(malformed.status).toBe(402)
+      const body = (await malformed.json()) as { type: string; detail: string }
+      expect(body.type).toMatch(/malformed-credential$/)
+      expect(body.detail).toMatch(detail)
+    }
     expect(await settlementsFrom(buyer.address)).toHaveLength(0)
   })
 })
