@@ -19,7 +19,7 @@ import { RECEIPT_POLICY } from '../../schema/receipt-claims.js'
 import { RETRYABLE_POLICY } from '../../schema/retryable.js'
 import { PRICE, ROUTES, SERVICE_VERSION, WARN_FEED_RETIRED_ON } from '../../schema/routes.js'
 import { VERSION_POLICY_TITLE, versionPolicyText } from '../../schema/version-policy.js'
-import { WALLET_PAYMENT_HOW_TO, WALLET_REFUND_POLICY } from '../../schema/wallet-payment.js'
+import { WALLET_PAYMENT_HOW_TO, walletRefundPolicy } from '../../schema/wallet-payment.js'
 import { PUBLISHER_META_KEY, paymentMeta, REGISTRY_API, registryName } from './registry.js'
 
 export const DESCRIPTION =
@@ -255,7 +255,7 @@ export function llmsTxt(
     `Ways to pay (choose the one you hold; the 402 names those this deployment offers): ${PAYMENT_WAYS.map(paymentWayLine).join(' ')}`,
     `Payment token: ${PAYMENT_TOKEN_HOW_TO}`,
     `Paying with a wallet key: ${WALLET_PAYMENT_HOW_TO}`,
-    `Wallet payments and refunds: ${WALLET_REFUND_POLICY}`,
+    `Wallet payments and refunds: ${walletRefundPolicy(urls.contact)}`,
     `Receipts: ${RECEIPT_POLICY}`,
     `Your money: ${MONEY_BACK_POLICY}`,
     `Refusals: ${RETRYABLE_POLICY}`,
