@@ -94,7 +94,9 @@ export function decodeXPayment(header: string): V1Payment {
   try {
     const binary = atob(header.trim())
     value = JSON.parse(
-      new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))),
+      new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(
+        Uint8Array.from(binary, (c) => c.charCodeAt(0)),
+      ),
     )
   } catch {
     throw new MalformedCredential('X-PAYMENT must be base64 of a JSON x402 payment payload')
