@@ -50,6 +50,6 @@ export const cardSettle = (
   expiresAt,
   now: Date.now(),
   processor,
-  limitedForS: 0,
+  client: '192.0.2.1/32',
   ...extra,
 })
