@@ -36,12 +36,17 @@ export interface CpuSplit {
 export interface BundleLines {
   /** The payment ledger's and the attempt limiter's classes: the Durable Objects' own tasks. */
   objects: [number, number][]
-  /** gateway/payment/http.ts's ledgerOf … attemptsOf and attempts.ts: the Worker's side of each call. */
+  /** gateway/payment/http.ts's ledgerOf: the Worker's side of each call (the limiters are the ledger's to call). */
   stubs: [number, number][]
+  /** Where each line starts (characters), to place what the inspector gives as an offset. */
+  lineStarts: number[]
 }
 
 export async function bundleLines(bundlePath: string): Promise<BundleLines> {
-  const lines = (await readFile(bundlePath, 'utf8')).split('\n')
+  const text = await readFile(bundlePath, 'utf8')
+  const lines = text.split('\n')
+  const lineStarts: number[] = []
+  for (let i = 0, at = 0; i < lines.length; at += (lines[i]?.length ?? 0) + 1, i++) lineStarts.push(at)
   const at = (open: RegExp, from = 0) => {
     const i = lines.findIndex((l, n) => n >= from && open.test(l))
     if (i < 0) throw new Error(`no ${open} in ${bundlePath}`)
@@ -51,14 +56,10 @@ export async function bundleLines(bundlePath: string): Promise<BundleLines> {
     const start = at(open)
     return [start, at(close, start + 1)]
   }
-  /** An esbuild module: from its path comment to the next module's. */
-  const moduleLines = (path: string): [number, number] => {
-    const start = at(new RegExp(`^// ${path.replaceAll('.', '\\.')}$`))
-    return [start, at(/^\/\/ \S+\.(ts|js)$/, start + 1) - 1]
-  }
   return {
     objects: [block(/^var PaymentLedger = class /, /^};/), block(/^var AttemptLimiter = class /, /^};/)],
-    stubs: [[at(/^function ledgerOf\(/), at(/attemptsOf = /)], moduleLines('gateway/payment/attempts.ts')],
+    stubs: [block(/^function ledgerOf\(/, /^}/)],
+    lineStarts,
   }
 }
 
@@ -152,5 +153,62 @@ function split(profile: Profile, lines: BundleLines, requests: number): CpuSplit
     runtime: per(totals.runtime),
     gc: per(totals.gc),
     functions: new Map([...functions].map(([k, v]) => [k, per(v)] as const).sort((a, b) => b[1] - a[1])),
+  }
+}
+
+/** The Durable Object methods a paid call may call, by class: what `objectCalls` counts. */
+const OBJECT_METHODS = {
+  ledger: ['settle', 'keepAnswer', 'claimToken'],
+  limiter: ['reserve', 'release', 'spend'],
+} as const
+
+/**
+ * How often each Durable Object method ran per request while `run` sent `requests` requests: V8's
+ * precise coverage with call counts, in the gateway's isolate (locally the objects run in it too).
+ * Keys are `ledger.settle`, `limiter.reserve` and so on.
+ */
+export async function objectCalls(
+  inspectorUrl: string,
+  lines: BundleLines,
+  requests: number,
+  run: () => Promise<void>,
+): Promise<Map<string, number>> {
+  interface Coverage {
+    result: { functions: { functionName: string; ranges: { startOffset: number; count: number }[] }[] }[]
+  }
+  const cdp = await session(inspectorUrl)
+  try {
+    await cdp.send('Profiler.enable')
+    await cdp.send('Profiler.startPreciseCoverage', { callCount: true, detailed: false })
+    // Taking coverage resets its counts: what the next take reports is `run`'s alone.
+    await cdp.send('Profiler.takePreciseCoverage')
+    await run()
+    const { result } = await cdp.send<Coverage>('Profiler.takePreciseCoverage')
+    await cdp.send('Profiler.stopPreciseCoverage')
+    const lineOf = (offset: number) => {
+      let line = 0
+      while (line + 1 < lines.lineStarts.length && (lines.lineStarts[line + 1] ?? Infinity) <= offset) line++
+      return line
+    }
+    const [ledgerClass, limiterClass] = lines.objects
+    const classOf = (line: number) =>
+      ledgerClass && line >= ledgerClass[0] && line <= ledgerClass[1]
+        ? 'ledger'
+        : limiterClass && line >= limiterClass[0] && line <= limiterClass[1]
+          ? 'limiter'
+          : undefined
+    const counts = new Map<string, number>()
+    for (const script of result)
+      for (const f of script.functions) {
+        const range = f.ranges[0]
+        if (!range) continue
+        const kind = classOf(lineOf(range.startOffset))
+        if (!kind || !(OBJECT_METHODS[kind] as readonly string[]).includes(f.functionName)) continue
+        const key = `${kind}.${f.functionName}`
+        counts.set(key, (counts.get(key) ?? 0) + range.count / requests)
+      }
+    return counts
+  } finally {
+    cdp.close()
   }
 }
