@@ -26,7 +26,7 @@ import { type Hex, keccak256, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { parse, stringify } from 'yaml'
 import { bundleComposition } from '../../bench/bundle-composition.js'
-import { bundleLines, type CpuSplit, objectCalls, profileRequests } from '../../bench/paid-profile.js'
+import { bundleLines, type CpuSplit, profileRequests, traceObjectCalls } from '../../bench/paid-profile.js'
 import {
   BAND_ORPHANS,
   BAND_OTHER,
@@ -527,24 +527,26 @@ async function sayPaidSplit(stateDir: string, n = 100) {
   )
   say()
   say(
-    "Durable Object calls per paid call (V8 precise coverage call counts in the gateway isolate, 20 calls each; the client is one IPv4 address: its own budget and its rail's account, no /48):",
+    `Durable Object calls per paid call, traced in the gateway isolate (a breakpoint that never stops on each method's first line, in order; ${calls.card.calls} card and ${calls.wallet.calls} wallet calls, each with an Idempotency-Key; the client is one IPv4 address: its own budget and its rail's account, no /48):`,
   )
   say()
-  say('| call | card | wallet | when |')
-  say('|---|---|---|---|')
-  const when: Record<string, string> = {
-    'ledger.settle': "the Worker's one call, on the path",
-    'ledger.claimToken': 'inside settle, beside the reserves (wallet), on the path',
-    'limiter.reserve': 'inside settle, all at once (one round), on the path',
-    'limiter.release': 'after the answer',
-    'limiter.spend': 'after the answer (only a claim that cost something)',
-    'ledger.keepAnswer': 'after the answer (only with an Idempotency-Key; these calls carry none)',
-  }
-  for (const [name, note] of Object.entries(when))
-    say(`| ${name} | ${fmt(calls.card.get(name) ?? 0)} | ${fmt(calls.wallet.get(name) ?? 0)} | ${note} |`)
+  say('| call | card, before the answer | card, after | wallet, before the answer | wallet, after |')
+  say('|---|---|---|---|---|')
+  const names = [
+    'ledger.settle',
+    'ledger.claimToken',
+    'limiter.reserve',
+    'limiter.release',
+    'limiter.spend',
+    'ledger.keepAnswer',
+  ]
+  for (const name of names)
+    say(
+      `| ${name} | ${fmt(calls.card.before.get(name) ?? 0)} | ${fmt(calls.card.after.get(name) ?? 0)} | ${fmt(calls.wallet.before.get(name) ?? 0)} | ${fmt(calls.wallet.after.get(name) ?? 0)} |`,
+    )
   say()
   say(
-    "In sequence on the path to the answer: 2 (the Worker's call to the ledger, and the ledger's one parallel round to the limiters and, for a wallet, the authorization's object); before #45 up to 8 (ask the ledger, reserve in up to three limiters one after another, ask again, release, keep the answer, and a wallet's authorization claim first). The order is the code's (gateway/payment/ledger.ts newClaim); test/workers/round-trips.test.ts asserts it on the real objects.",
+    `In sequence on the path to the answer, at most: card ${calls.card.inSequence}, wallet ${calls.wallet.inSequence} (the Worker's calls to the ledger, plus the ledger's rounds to other objects while it answers; every limiter call before an answer in one parallel round: ${calls.card.parallel && calls.wallet.parallel ? 'yes' : 'NO'}). Before #45: up to 8 (ask the ledger, reserve in up to three limiters one after another, ask again, release, keep the answer, and a wallet's authorization claim first). test/workers/round-trips.test.ts asserts the same on the real objects.`,
   )
   say()
   say(
@@ -574,30 +576,37 @@ async function sayPaidSplit(stateDir: string, n = 100) {
   )
 }
 
-/** Durable Object method calls per paid call, on each rail, counted over `n` fresh paid calls. */
+/** The Durable Object calls of `n` fresh paid calls on each rail, traced (bench/paid-profile.ts). */
 async function callsPerPaidCall(stateDir: string, n: number) {
   const bundle = join(stateDir, 'bundles', 'rules-pricing-gateway.js')
   const lines = await bundleLines(bundle)
-  const count = async (request: () => Promise<RequestInit & { path: string }>) => {
+  const trace = async (request: () => Promise<RequestInit & { path: string }>) => {
     const inits: (RequestInit & { path: string })[] = []
-    for (let i = 0; i < n; i++) inits.push(await request())
-    return objectCalls(
+    // With an Idempotency-Key, so the answer is kept for a re-send: where that call falls shows too.
+    for (let i = 0; i < n; i++) {
+      const init = await request()
+      inits.push({
+        ...init,
+        headers: { ...(init.headers as Record<string, string>), 'idempotency-key': crypto.randomUUID() },
+      })
+    }
+    return traceObjectCalls(
       `ws://127.0.0.1:${INSPECTOR_PORT}/core:user:rules-pricing-gateway`,
+      bundle,
       lines,
-      n,
       async () => {
         for (const init of inits) {
           const { status } = await send(init)
           if (status !== 200) throw new Error(`a paid call answered ${status}`)
         }
-        // What follows an answer (places given back) is counted too: let it end.
+        // What follows the last answer (places given back, the answer kept) is traced too: let it end.
         await new Promise((resolve) => setTimeout(resolve, 500))
       },
     )
   }
   return {
-    card: await count(() => paidRequest(PAID_PATH)),
-    wallet: await count(() => paidWalletRequest(PAID_PATH)),
+    card: await trace(() => paidRequest(PAID_PATH)),
+    wallet: await trace(() => paidWalletRequest(PAID_PATH)),
   }
 }
 
