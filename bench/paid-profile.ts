@@ -205,11 +205,13 @@ export async function traceObjectCalls(
   const cdp = await session(inspectorUrl)
   const events: string[] = []
   const scripts: string[] = []
+  // Runtime.enable replays what was logged before (an earlier trace's calls): only `run`'s count.
+  let capturing = false
   cdp.on((message) => {
     const m = message as { method?: string; params?: { url?: string; args?: { value?: unknown }[] } }
     if (m.method === 'Debugger.scriptParsed' && m.params?.url) scripts.push(m.params.url)
     const args = m.method === 'Runtime.consoleAPICalled' ? (m.params?.args ?? []).map((a) => a.value) : []
-    if (args[0] === '__traced') events.push(String(args[1]))
+    if (capturing && args[0] === '__traced') events.push(String(args[1]))
   })
   try {
     await cdp.send('Runtime.enable')
@@ -225,12 +227,17 @@ export async function traceObjectCalls(
       })
       if (set?.breakpointId) breakpoints.push(set.breakpointId)
     }
+    capturing = true
     await run()
+    capturing = false
+    await cdp.send('Runtime.discardConsoleEntries')
     for (const breakpointId of breakpoints) await cdp.send('Debugger.removeBreakpoint', { breakpointId })
     await cdp.send('Debugger.disable')
   } finally {
     cdp.close()
   }
+  if (process.env.BENCH_PROFILE_DIR)
+    await writeFile(join(process.env.BENCH_PROFILE_DIR, `${Date.now()}.trace.json`), JSON.stringify(events))
   return traced(events)
 }
 
