@@ -120,9 +120,18 @@ export async function reservePlaces(
       : []),
     [account, { unfinished: all }],
   ]
-  const waits = await Promise.all(steps.map(([object, budgets]) => object.reserve(budgets, id, holdMs)))
+  const answers = await Promise.allSettled(
+    steps.map(([object, budgets]) => object.reserve(budgets, id, holdMs)),
+  )
+  const waits = answers.map((a) => (a.status === 'fulfilled' ? a.value : Number.NaN))
   const held = steps.filter((_, i) => waits[i] === 0).map(([object]) => object)
   const release = () => Promise.all(held.map((object) => object.release(id))).then(() => {})
+  // A limiter that failed: nothing is claimed, and the places the others gave back at once.
+  const failed = answers.find((a) => a.status === 'rejected')
+  if (failed) {
+    await release()
+    throw failed.reason
+  }
   // The client's own wait first, its /48's next, the account's last, as a client is told it.
   const refusing = waits.findIndex((w) => w > 0)
   // Refused: the places taken are given back after the refusal is answered, like any other.

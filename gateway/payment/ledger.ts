@@ -234,7 +234,7 @@ export class PaymentLedger extends DurableObject {
   private async newClaim(input: SettleInput): Promise<SettleResult> {
     // Only a new claim takes a place in the budgets, or can be turned away by them: a known
     // credential is never kept from its money.
-    const [places, holder] = await Promise.all([
+    const [reserved, claimed] = await Promise.allSettled([
       reservePlaces(
         this.limiters(),
         input.client,
@@ -246,6 +246,14 @@ export class PaymentLedger extends DurableObject {
         ? this.tokenObject(input.tokenClaim.token).claimToken(input.challengeId, input.tokenClaim.keepUntil)
         : input.challengeId,
     ])
+    if (reserved.status === 'rejected') throw reserved.reason
+    const places = reserved.value
+    if (claimed.status === 'rejected') {
+      // Nothing claimed: the places go back, and the request fails as the object call did.
+      this.afterAnswer(places, undefined)
+      throw claimed.reason
+    }
+    const holder = claimed.value
     let result: SettleResult | undefined
     try {
       result =

@@ -23,6 +23,8 @@ export class CountingLedger extends PaymentLedger {
   readonly calls: ObjectCall[] = []
   /** When each settle call answered, on the same counter as `calls`. */
   readonly answers: number[] = []
+  /** The next call of each name here (`limiter.reserve`, `token.claimToken`) fails, as an unreachable object's would. */
+  failing = new Set<string>()
   private tick = 0
   private letGo: () => void = () => {}
   private readonly held = new Promise<void>((resolve) => {
@@ -67,6 +69,7 @@ export class CountingLedger extends PaymentLedger {
           const call: ObjectCall = { what: `${kind}.${name}`, start: ++this.tick }
           this.calls.push(call)
           try {
+            if (this.failing.delete(call.what)) throw new Error(`${call.what} could not be reached`)
             // Called on the stub itself: an RPC method is no plain function (it has no `apply`).
             return await (target as Record<string, (...a: unknown[]) => Promise<unknown>>)[name]?.(...args)
           } finally {

@@ -157,6 +157,49 @@ describe('a paid call in two round trips', () => {
   })
 })
 
+describe('a new claim whose objects fail', () => {
+  for (const failing of ['limiter.reserve', 'token.claimToken'])
+    it(`money: ${failing} fails: nothing is claimed or charged, every place taken goes back, and the same credential can pay after`, async () => {
+      standins('settle')
+      let calls = 0
+      const stand = globalThis.fetch
+      globalThis.fetch = ((...args: Parameters<typeof fetch>) => {
+        calls++
+        return stand(...args)
+      }) as typeof fetch
+      const ledger = bindings.COUNTED_LEDGER.get(bindings.COUNTED_LEDGER.newUniqueId())
+      const expiresAt = Date.now() + 60_000
+      const input: SettleInput = {
+        ...walletClaim(`failing-${crypto.randomUUID()}`, expiresAt),
+        // An IPv6 client: three places, so one failing reserve leaves two taken.
+        client: '2001:db8:45:5::/64',
+        tokenClaim: { token: `token-${crypto.randomUUID()}`, keepUntil: expiresAt },
+      }
+      await runInDurableObject(ledger, (object: CountingLedger) => {
+        object.failing.add(failing)
+        object.letAfterAnswersGo()
+      })
+      const failed = await ledger.settle(input).then(
+        () => 'settled',
+        (error: Error) => error.message,
+      )
+      expect(failed).toMatch(/could not be reached/)
+      expect(calls).toBe(0)
+      const { taken, given } = await runInDurableObject(ledger, async (object: CountingLedger) => {
+        await object.afterAnswersDone()
+        const reserves = object.calls.filter((c) => c.what === 'limiter.reserve')
+        return {
+          taken: failing === 'limiter.reserve' ? reserves.length - 1 : reserves.length,
+          given: object.calls.filter((c) => c.what === 'limiter.release').length,
+        }
+      })
+      expect(taken).toBeGreaterThan(0)
+      expect(given).toBe(taken)
+      // Nothing was claimed: the same credential, its objects reachable again, pays.
+      expect((await ledger.settle(input)).ok).toBe(true)
+    })
+})
+
 describe('copies of a new claim', () => {
   it(`money: 11 copies sent at once with one place left for their client: one charge, one reserve per object, no 429 for want of a place; each gets the one answer or the re-send rate's`, async () => {
     const processor = chargingProcessor()
