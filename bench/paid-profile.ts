@@ -3,7 +3,8 @@
  * gateway's isolate (Miniflare's inspector) over a series of requests. Samples whose stack starts
  * in a Durable Object class (the payment ledger, the attempt limiter: the objects' own tasks) are the ledger's; other JavaScript is
  * the Worker's; `(program)` is the runtime outside JavaScript (HTTP, storage, RPC) and `(garbage
- * collector)` V8's collector. Time a request spends waiting is idle and not counted.
+ * collector)` V8's collector. Time a request spends waiting is idle and not counted. Also: each
+ * paid call's Durable Object calls, traced in order through the same inspector (traceObjectCalls).
  */
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
