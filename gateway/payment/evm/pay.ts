@@ -2,8 +2,9 @@
  * Pays a request with an EIP-3009 authorization, on either wire: the MPP `evm` credential
  * (`Authorization: Payment`) or the x402 payment payload (`PAYMENT-SIGNATURE`). Order, as for the
  * card: the challenge (HMAC, offer, request binding) → the authorization (Worker check) → the
- * authorization claimed for this challenge (durably, across both wires) → the ledger, which claims
- * the challenge and only then settles through the facilitator.
+ * ledger, which for a new claim claims the authorization for this challenge (durably, across both
+ * wires) beside the client's budget places, then claims the challenge and only then settles
+ * through the facilitator.
  */
 import { canonicalize } from '../../../schema/jcs.js'
 import type { Binding } from '../binding.js'
