@@ -3,7 +3,8 @@
  * gateway's isolate (Miniflare's inspector) over a series of requests. Samples whose stack starts
  * in a Durable Object class (the payment ledger, the attempt limiter: the objects' own tasks) are the ledger's; other JavaScript is
  * the Worker's; `(program)` is the runtime outside JavaScript (HTTP, storage, RPC) and `(garbage
- * collector)` V8's collector. Time a request spends waiting is idle and not counted.
+ * collector)` V8's collector. Time a request spends waiting is idle and not counted. Also: each
+ * paid call's Durable Object calls, traced in order through the same inspector (traceObjectCalls).
  */
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -36,7 +37,7 @@ export interface CpuSplit {
 export interface BundleLines {
   /** The payment ledger's and the attempt limiter's classes: the Durable Objects' own tasks. */
   objects: [number, number][]
-  /** gateway/payment/http.ts's ledgerOf … attemptsOf and attempts.ts: the Worker's side of each call. */
+  /** gateway/payment/http.ts's ledgerOf: the Worker's side of each call (the limiters are the ledger's to call). */
   stubs: [number, number][]
 }
 
@@ -51,14 +52,9 @@ export async function bundleLines(bundlePath: string): Promise<BundleLines> {
     const start = at(open)
     return [start, at(close, start + 1)]
   }
-  /** An esbuild module: from its path comment to the next module's. */
-  const moduleLines = (path: string): [number, number] => {
-    const start = at(new RegExp(`^// ${path.replaceAll('.', '\\.')}$`))
-    return [start, at(/^\/\/ \S+\.(ts|js)$/, start + 1) - 1]
-  }
   return {
     objects: [block(/^var PaymentLedger = class /, /^};/), block(/^var AttemptLimiter = class /, /^};/)],
-    stubs: [[at(/^function ledgerOf\(/), at(/attemptsOf = /)], moduleLines('gateway/payment/attempts.ts')],
+    stubs: [block(/^function ledgerOf\(/, /^}/)],
   }
 }
 
@@ -72,16 +68,19 @@ async function session(url: string) {
   let next = 1
   const pending = new Map<number, (result: unknown) => void>()
   socket.addEventListener('message', (event) => {
-    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown }
-    if (message.id !== undefined) pending.get(message.id)?.(message.result)
+    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown; error?: unknown }
+    if (message.id !== undefined)
+      pending.get(message.id)?.(message.error ? { error: message.error } : message.result)
   })
+  const on = (listener: (message: unknown) => void) =>
+    socket.addEventListener('message', (event) => listener(JSON.parse(String(event.data))))
   const send = <T>(method: string, params: unknown = {}) =>
     new Promise<T>((resolve) => {
       const id = next++
       pending.set(id, resolve as (result: unknown) => void)
       socket.send(JSON.stringify({ id, method, params }))
     })
-  return { send, close: () => socket.close() }
+  return { send, on, close: () => socket.close() }
 }
 
 /** Profiles `run` (which sends `requests` requests) in the isolate at `inspectorUrl`; CPU per request. */
@@ -153,4 +152,122 @@ function split(profile: Profile, lines: BundleLines, requests: number): CpuSplit
     gc: per(totals.gc),
     functions: new Map([...functions].map(([k, v]) => [k, per(v)] as const).sort((a, b) => b[1] - a[1])),
   }
+}
+
+/** Where a trace marks a paid call: each Durable Object method's first line, and two points between. */
+const TRACED: { name: string; within?: 'ledger' | 'limiter'; line: RegExp; next?: boolean }[] = [
+  { name: 'ledger.settle', within: 'ledger', line: /^ {2}settle\(input\) \{$/, next: true },
+  { name: 'ledger.keepAnswer', within: 'ledger', line: /^ {2}async keepAnswer\(/, next: true },
+  { name: 'ledger.claimToken', within: 'ledger', line: /^ {2}async claimToken\(/, next: true },
+  { name: 'limiter.reserve', within: 'limiter', line: /^ {2}reserve\(budgets, id, holdMs\) \{$/, next: true },
+  { name: 'limiter.release', within: 'limiter', line: /^ {2}release\(id\) \{$/, next: true },
+  { name: 'limiter.spend', within: 'limiter', line: /^ {2}spend\(name, b, id\) \{$/, next: true },
+  // The ledger's parallel round to the limiters has ended (attempts.ts reservePlaces).
+  { name: 'round-ended', line: /^\s*const held = steps\.filter\(/ },
+  // The Worker returns the paid answer (gateway/index.ts).
+  { name: 'answer', line: /^\s*return done\(ctx, env, req, route, "paid", response\);$/ },
+]
+
+/** What one paid call did with Durable Objects: calls before its answer and after, by name. */
+export interface CallTrace {
+  /** Paid calls traced. */
+  calls: number
+  /** Per paid call, each method's calls before the answer and after it. */
+  before: Map<string, number>
+  after: Map<string, number>
+  /** Per paid call, the most Durable Object round trips one after another before the answer. */
+  inSequence: number
+  /** Whether every limiter call before an answer began before its round ended (one parallel round). */
+  parallel: boolean
+}
+
+/**
+ * Traces the Durable Object calls of the paid calls `run` sends, in the gateway's isolate (locally
+ * the objects run in it too): a breakpoint that never stops, on each method's first line, writes
+ * the call's name to the console, in order, with the end of the ledger's round to the limiters
+ * and the Worker's return of each paid answer. In sequence before an answer: the Worker's calls to
+ * the ledger, and the rounds of calls the ledger makes while it answers.
+ */
+export async function traceObjectCalls(
+  inspectorUrl: string,
+  bundlePath: string,
+  lines: BundleLines,
+  run: () => Promise<void>,
+): Promise<CallTrace> {
+  const source = (await readFile(bundlePath, 'utf8')).split('\n')
+  const [ledgerClass, limiterClass] = lines.objects as [[number, number], [number, number]]
+  const lineOf = ({ name, within, line, next }: (typeof TRACED)[number]) => {
+    const [from, to] =
+      within === 'ledger' ? ledgerClass : within === 'limiter' ? limiterClass : [0, source.length]
+    const at = source.findIndex((l, n) => n >= from && n <= to && line.test(l))
+    if (at < 0) throw new Error(`no ${name} (${line}) in ${bundlePath}`)
+    return next ? at + 1 : at
+  }
+  const cdp = await session(inspectorUrl)
+  const events: string[] = []
+  const scripts: string[] = []
+  // Runtime.enable replays what was logged before (an earlier trace's calls): only `run`'s count.
+  let capturing = false
+  cdp.on((message) => {
+    const m = message as { method?: string; params?: { url?: string; args?: { value?: unknown }[] } }
+    if (m.method === 'Debugger.scriptParsed' && m.params?.url) scripts.push(m.params.url)
+    const args = m.method === 'Runtime.consoleAPICalled' ? (m.params?.args ?? []).map((a) => a.value) : []
+    if (capturing && args[0] === '__traced') events.push(String(args[1]))
+  })
+  try {
+    await cdp.send('Runtime.enable')
+    await cdp.send('Debugger.enable')
+    const url = scripts.find((u) => u.endsWith(bundlePath.split('/').pop() as string))
+    if (!url) throw new Error(`the gateway bundle is not among the isolate's scripts: ${scripts.join(', ')}`)
+    const breakpoints: string[] = []
+    for (const point of TRACED) {
+      const set = await cdp.send<{ breakpointId?: string }>('Debugger.setBreakpointByUrl', {
+        url,
+        lineNumber: lineOf(point),
+        condition: `(console.debug('__traced', '${point.name}'), false)`,
+      })
+      if (set?.breakpointId) breakpoints.push(set.breakpointId)
+    }
+    capturing = true
+    await run()
+    capturing = false
+    await cdp.send('Runtime.discardConsoleEntries')
+    for (const breakpointId of breakpoints) await cdp.send('Debugger.removeBreakpoint', { breakpointId })
+    await cdp.send('Debugger.disable')
+  } finally {
+    cdp.close()
+  }
+  if (process.env.BENCH_PROFILE_DIR)
+    await writeFile(join(process.env.BENCH_PROFILE_DIR, `${Date.now()}.trace.json`), JSON.stringify(events))
+  return traced(events)
+}
+
+function traced(events: string[]): CallTrace {
+  const before = new Map<string, number>()
+  const after = new Map<string, number>()
+  const add = (map: Map<string, number>, name: string) => map.set(name, (map.get(name) ?? 0) + 1)
+  let calls = 0
+  let inSequence = 0
+  let parallel = true
+  // One paid call's path: from its settle to its answer. Releases and spends there are the last
+  // call's, made after its answer; so is a keepAnswer (the Worker keeps the answer once it is sent).
+  let path: string[] = []
+  const AFTER = new Set(['limiter.release', 'limiter.spend', 'ledger.keepAnswer'])
+  for (const event of events) {
+    if (event !== 'answer') {
+      if (AFTER.has(event) && !path.includes('ledger.settle')) add(after, event)
+      else path.push(event)
+      continue
+    }
+    calls++
+    const worker = path.filter((e) => e === 'ledger.settle' || e === 'ledger.keepAnswer').length
+    const rounds = path.filter((e) => e === 'round-ended').length
+    const lastRound = path.lastIndexOf('round-ended')
+    if (path.some((e, i) => e.startsWith('limiter.reserve') && i > lastRound)) parallel = false
+    inSequence = Math.max(inSequence, worker + rounds)
+    for (const e of path) if (e !== 'round-ended') add(before, e)
+    path = []
+  }
+  const per = (map: Map<string, number>) => new Map([...map].map(([k, v]) => [k, v / Math.max(calls, 1)]))
+  return { calls, before: per(before), after: per(after), inSequence, parallel }
 }

@@ -98,11 +98,15 @@ function dataRoute(route: Route): Handler {
       'payment-receipt': receiptHeader(signed.receipt),
       ...gate.headers,
     })
+    // Kept for a re-send after the answer is on its way, not before it (a third round trip): a
+    // copy or re-send that reaches the ledger first waits for it (ledger.ts answerSettled).
     if (gate.idempotencyKey !== undefined)
-      await ledgerOf(env).keepAnswer(gate.receipt.challengeId, gate.idempotencyKey, {
-        body: serialized.body,
-        headers: Object.fromEntries(response.headers),
-      })
+      ctx.waitUntil(
+        ledgerOf(env).keepAnswer(gate.receipt.challengeId, gate.idempotencyKey, {
+          body: serialized.body,
+          headers: Object.fromEntries(response.headers),
+        }),
+      )
     return done(ctx, env, req, route, 'paid', response)
   }
 }

@@ -134,7 +134,15 @@ function createServer(env: Env, ctx: ExecutionContext, request: Request, seen: C
     seen.paid = true
     let result: Awaited<ReturnType<typeof callPaidTool>>
     try {
-      result = await callPaidTool(env, config.config, tool, prepared, call.params._meta, clientOf(request))
+      result = await callPaidTool(
+        env,
+        ctx,
+        config.config,
+        tool,
+        prepared,
+        call.params._meta,
+        clientOf(request),
+      )
     } catch (error) {
       if (error instanceof InvalidIdempotencyKey)
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, {

@@ -103,6 +103,8 @@ export class InvalidIdempotencyKey extends Error {
 
 export async function callPaidTool(
   env: Env,
+  /** Where work after the answer goes (the answer kept for a re-send). */
+  ctx: Pick<ExecutionContext, 'waitUntil'>,
   config: PaymentConfig,
   tool: McpTool,
   prepared: Extract<Prepared, { ok: true }>,
@@ -162,10 +164,13 @@ export async function callPaidTool(
     deliveredBytes(delivered),
   )
   const result: CallToolResult = { ...delivered, _meta: { [META_RECEIPT]: receipt } }
+  // Kept after the answer is on its way, as over HTTP (gateway/index.ts): copies wait for it.
   if (idempotencyKey !== undefined)
-    await ledgerOf(env).keepAnswer(settlement.receipt.challengeId, idempotencyKey, {
-      body: JSON.stringify(result),
-      headers: {},
-    })
+    ctx.waitUntil(
+      ledgerOf(env).keepAnswer(settlement.receipt.challengeId, idempotencyKey, {
+        body: JSON.stringify(result),
+        headers: {},
+      }),
+    )
   return { outcome: 'paid', result }
 }

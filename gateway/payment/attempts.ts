@@ -15,7 +15,6 @@ import {
 import { ipPrefix } from '../http/ip-prefix.js'
 import { sha256Hex } from '../sha256-hex.js'
 import type { AttemptLimiter } from './attempt-limiter.js'
-import type { AttemptGate } from './charge.js'
 import { METHOD as CARD_METHOD } from './charge.js'
 import { type Budget, FAILED_PAYMENTS_PER_MINUTE, UNFINISHED_PAYMENTS_PER_HOUR } from './failure-window.js'
 
@@ -25,11 +24,6 @@ export interface LimitVars {
   UNFINISHED_PAYMENTS_PER_HOUR?: string
   UNFINISHED_PAYMENTS_PER_HOUR_PER_48?: string
   ACCOUNT_UNFINISHED_PAYMENTS_PER_HOUR?: string
-}
-
-export interface BudgetGate extends AttemptGate {
-  /** After retryAfterS: the wait is the whole account's (every client's), not this client's. */
-  accountBusy?: () => boolean
 }
 
 type AttemptLimiterStub = DurableObjectStub<AttemptLimiter>
@@ -59,18 +53,44 @@ export async function accountBacklog(ns: DurableObjectNamespace<AttemptLimiter>,
   return { unfinished: await accountObject(ns).count('unfinished', HOUR), limit }
 }
 
-/** `client` is a client key (client-key.ts). */
-export async function attemptGate(
+/**
+ * A new claim's places in the budgets: whether it may go on (`waitS` 0) and, after its outcome,
+ * what it cost. The ledger object reserves them itself (ledger.ts), once per new claim.
+ */
+export interface Places {
+  /** 0: a place is held under every budget; else the seconds to wait (nothing held). */
+  waitS: number
+  /** With a wait: the whole account's bound is reached (every client's), not this client's. */
+  accountBusy: boolean
+  /**
+   * After the outcome is recorded: counts what the claim cost (`fresh`: the processor refused the
+   * card just now; `newIntent`: it created an intent that did not complete), then gives back every
+   * place not counted. Never before the outcome: until then the place stands in for the count.
+   */
+  settle(cost: { fresh?: boolean; newIntent?: boolean }): Promise<void>
+}
+
+/**
+ * Reserves a new claim's place under every budget of client key `client` (client-key.ts), in the
+ * client's object, its /48's and its method's account object at once (one round trip, not three).
+ * In parallel, a client its own budget refuses may hold a place in the account's for that one
+ * round trip (given back once the refusal is answered): the price of not waiting on the
+ * client's answer before asking the account. `method`: each rail has an account bound of its own
+ * (a card flood never shuts out a wallet buyer, nor the reverse). `settleBoundMs`: how long this
+ * method's settlement may take, which the place outlives (the card's processor bound when absent).
+ */
+export async function reservePlaces(
   ns: DurableObjectNamespace<AttemptLimiter>,
   client: string,
   vars: LimitVars,
-): Promise<BudgetGate> {
+  method: string,
+  settleBoundMs?: number,
+): Promise<Places> {
   const named = async (key: string) => ns.get(ns.idFromName(await sha256Hex(`attempts:${key}`)))
-  const own = await named(client)
   // An IPv6 client key is its /64 ("…::/64"); its /48 is a budget of its own.
   const site = client.endsWith('::/64') ? ipPrefix(client.slice(0, -3), 32, 48) : null
-  const siteObject = site ? await named(site) : undefined
-  let account = accountObject(ns)
+  const [own, siteObject] = await Promise.all([named(client), site ? named(site) : undefined])
+  const account = accountObject(ns, method)
   const refused = budget(vars.FAILED_PAYMENTS_PER_MINUTE, FAILED_PAYMENTS_PER_MINUTE, 60_000)
   // An IPv4 address is often shared (NAT): room for a neighbour.
   const mine = budget(
@@ -87,49 +107,52 @@ export async function attemptGate(
   )
   const all = accountBudget(vars)
   // A claim's place is held as long as its processor call may take (two tries of the card's token
-  // form), and a margin: after that it lapses, so a request that died cannot keep it.
+  // form), and a margin: after that it lapses, so a request that died cannot keep it. A wallet
+  // settlement (facilitator and chain calls) may outlast the card's: its place too.
   const cardHoldMs = 2 * Number(vars.PROCESSOR_TIMEOUT_MS ?? PROCESSOR_TIMEOUT_MS) + HOLD_MARGIN_MS
-  let holdMs = cardHoldMs
+  const holdMs =
+    settleBoundMs === undefined ? cardHoldMs : Math.max(cardHoldMs, settleBoundMs + HOLD_MARGIN_MS)
   const id = crypto.randomUUID()
-  const held: AttemptLimiterStub[] = []
-  let busy = false
-  return {
-    // The client's own place first, its /48's next, the account's last: a client its own budget
-    // refuses never takes (even briefly) a place in the account's.
-    reserve: async (method, settleBoundMs) => {
-      account = accountObject(ns, method)
-      // A wallet settlement (facilitator and chain calls) may outlast the card's: its place too.
-      holdMs = settleBoundMs === undefined ? cardHoldMs : Math.max(cardHoldMs, settleBoundMs + HOLD_MARGIN_MS)
-      const steps: [AttemptLimiterStub | undefined, Record<string, Budget>][] = [
-        [own, { refused, unfinished: mine }],
-        [siteObject, { unfinished: perSite }],
-        [account, { unfinished: all }],
-      ]
-      for (const [object, budgets] of steps) {
-        if (!object) continue
-        const wait = await object.reserve(budgets, id, holdMs)
-        if (wait > 0) {
-          busy = object === account
-          await release()
-          return wait
-        }
-        held.push(object)
-      }
-      return 0
-    },
-    fail: () => own.spend('refused', refused, id),
-    leftUnfinished: async () => {
-      await Promise.all([
-        own.spend('unfinished', mine, id),
-        siteObject?.spend('unfinished', perSite, id),
-        account.spend('unfinished', all, id),
-      ])
-    },
-    release: () => release(),
-    accountBusy: () => busy,
+  const steps: [AttemptLimiterStub, Record<string, Budget>][] = [
+    [own, { refused, unfinished: mine }],
+    ...(siteObject
+      ? [[siteObject, { unfinished: perSite }] as [AttemptLimiterStub, Record<string, Budget>]]
+      : []),
+    [account, { unfinished: all }],
+  ]
+  const answers = await Promise.allSettled(
+    steps.map(([object, budgets]) => object.reserve(budgets, id, holdMs)),
+  )
+  const waits = answers.map((a) => (a.status === 'fulfilled' ? a.value : Number.NaN))
+  const held = steps.filter((_, i) => waits[i] === 0).map(([object]) => object)
+  const release = () => Promise.all(held.map((object) => object.release(id))).then(() => {})
+  // A limiter that failed: nothing is claimed, and the places the others gave back at once.
+  const failed = answers.find((a) => a.status === 'rejected')
+  if (failed) {
+    await release()
+    throw failed.reason
   }
-
-  async function release() {
-    await Promise.all(held.splice(0).map((object) => object.release(id)))
+  // The client's own wait first, its /48's next, the account's last, as a client is told it.
+  const refusing = waits.findIndex((w) => w > 0)
+  // Refused: the places taken are given back after the refusal is answered, like any other.
+  if (refusing >= 0)
+    return { waitS: waits[refusing] ?? 0, accountBusy: refusing === steps.length - 1, settle: release }
+  return {
+    waitS: 0,
+    accountBusy: false,
+    settle: async ({ fresh, newIntent }) => {
+      // Each count takes the place of the hold in its object; the holds left are given back after.
+      await Promise.all([
+        ...(newIntent
+          ? [
+              own.spend('unfinished', mine, id),
+              siteObject?.spend('unfinished', perSite, id),
+              account.spend('unfinished', all, id),
+            ]
+          : []),
+        ...(fresh ? [own.spend('refused', refused, id)] : []),
+      ])
+      await release()
+    },
   }
 }

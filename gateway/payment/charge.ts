@@ -12,7 +12,6 @@ import type { Binding } from './binding.js'
 import { type Challenge, type Offer, verifyEchoedChallenge } from './challenge.js'
 import type { Credential } from './credential.js'
 import type { EvmConfig } from './evm/config.js'
-import { walletSettleBoundMs } from './evm/settle.js'
 import type { PaymentLedger, SettleInput } from './ledger.js'
 import { paymentIdentity } from './payment-identity.js'
 import { type Refusal, refusal } from './problems.js'
@@ -71,26 +70,6 @@ export interface Ledger extends OrphanLedger {
   keepAnswer(challengeId: string, idempotencyKey: string, answer: KeptAnswer): Promise<void>
 }
 
-/**
- * Attempts of the paying client. Consulted only for a new claim (a credential the ledger already
- * knows is never limited, and takes no place); only what a new claim caused at the processor counts.
- */
-export interface AttemptGate {
-  /**
-   * Reserves this claim's place under every budget at once: 0, or the seconds to wait (nothing
-   * reserved). `method`: each rail has an account bound of its own (a card flood never shuts out a
-   * wallet buyer, nor the reverse). `settleBoundMs`: how long this method's settlement may take,
-   * which the place outlives (the card's processor bound when absent).
-   */
-  reserve(method: string, settleBoundMs?: number): Promise<number>
-  /** Counts a payment the processor refused just now (in place of its reserved place). */
-  fail(): Promise<void>
-  /** Counts a new processor intent that did not complete: refused, waiting, processing (never the processor's own failures). */
-  leftUnfinished(): Promise<void>
-  /** Gives back whatever place is still reserved and was not counted. */
-  release(): Promise<void>
-}
-
 /** A refusal before anything is claimed, as a settlement. */
 export const refused = (...args: Parameters<typeof refusal>): Settlement => ({
   ok: false,
@@ -100,19 +79,22 @@ export const refused = (...args: Parameters<typeof refusal>): Settlement => ({
 /** What a payment method hands the ledger for one payment: its token and how it is charged. */
 export type PaymentClaim = Pick<
   SettleInput,
-  'method' | 'amount' | 'currency' | 'expiresAt' | 'legacyDigest' | 'wallet' | 'unclaimable'
+  'method' | 'amount' | 'currency' | 'expiresAt' | 'legacyDigest' | 'wallet' | 'unclaimable' | 'tokenClaim'
 > & { token: string }
 
 /**
  * Claims one payment, (challenge id, token), in the ledger, which settles it, whatever the method;
- * a refusal is told as the payment problem it is (settle-refusal.ts). Expiry and the limiter are
+ * a refusal is told as the payment problem it is (settle-refusal.ts). Expiry and the budgets are
  * the ledger's to apply, at a new claim only: a retry of a pending payment is delivered after
- * expiry, and no neighbour's failures can keep a buyer from its money.
+ * expiry, and no neighbour's failures can keep a buyer from its money. One call: the ledger
+ * reserves a new claim's places itself, so a paid call waits on two round trips (this one, and the
+ * ledger's to the limiters in parallel), and a copy sent at once waits on the first as a copy.
  */
 export async function settlePayment(
   config: PaymentConfig,
   ledger: Ledger,
-  attempts: AttemptGate,
+  /** The paying client's key (client-key.ts): whose budgets a new claim is held to. */
+  client: string,
   /** The challenge the payment answers, its request as issued (a string). */
   echoed: Challenge,
   claim: PaymentClaim,
@@ -127,24 +109,11 @@ export async function settlePayment(
     realm: config.realm,
     now,
     processor: config.processor,
+    client,
     ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
   }
-  // Asked first without a place: a payment the ledger knows (a retry, a copy, a re-send) is
-  // answered at once and never takes one; only a new claim comes back asking for its place.
-  let result = await ledger.settle(echoed.id, input)
-  try {
-    if (!result.ok && result.reason === 'unreserved')
-      result = await ledger.settle(echoed.id, {
-        ...input,
-        limitedForS: await attempts.reserve(
-          claim.method,
-          claim.wallet ? walletSettleBoundMs(claim.wallet.evm) : undefined,
-        ),
-      })
-    return result.ok ? result : { ok: false, refusal: await ledgerRefusal(result, attempts, echoed) }
-  } finally {
-    await attempts.release()
-  }
+  const result = await ledger.settle(echoed.id, input)
+  return result.ok ? result : { ok: false, refusal: ledgerRefusal(result, echoed) }
 }
 
 export async function verifyAndSettle(
@@ -152,7 +121,7 @@ export async function verifyAndSettle(
   ledger: Ledger,
   credential: Credential,
   binding: Binding,
-  attempts: AttemptGate,
+  client: string,
   idempotencyKey?: string,
   now = Date.now(),
 ): Promise<Settlement> {
@@ -182,7 +151,7 @@ export async function verifyAndSettle(
   return settlePayment(
     config,
     ledger,
-    attempts,
+    client,
     { ...echoed, request },
     { ...claim, expiresAt: checked.expiresAt },
     idempotencyKey,

@@ -9,21 +9,13 @@ import { PRICE } from '../../schema/routes.js'
 import type { AssetReader } from '../datasets/bundle-store.js'
 import type { Env } from '../env.js'
 import { badRequest, problem, problemResponse } from '../http/problem.js'
-import { attemptGate } from './attempts.js'
 import type { Binding } from './binding.js'
 import { asIssued, formatChallenge, issueChallenge } from './challenge.js'
-import {
-  type AttemptGate,
-  cardOffer,
-  type Ledger,
-  type PaymentConfig,
-  type Settlement,
-  verifyAndSettle,
-} from './charge.js'
+import { cardOffer, type Ledger, type PaymentConfig, type Settlement, verifyAndSettle } from './charge.js'
 import { clientKey } from './client-key.js'
 import { type Credential, MalformedCredential, parseAuthorization } from './credential.js'
 import { challengeFromAccepted, evmOffer } from './evm/challenge.js'
-import { payWithAuthorization, type WalletClaims, type WalletPayment } from './evm/pay.js'
+import { payWithAuthorization, type WalletPayment } from './evm/pay.js'
 import { networkOf, x402Requirements } from './evm/request.js'
 import { declarationFor, v1OutputSchema } from './evm/x402-discovery.js'
 import {
@@ -62,18 +54,6 @@ export function ledgerOf(env: Env): Ledger {
     refundIfOrphaned: (id, intentId, now, processor) => of(id).refundIfOrphaned(intentId, id, now, processor),
   }
 }
-
-/** Claims a payment token (a wallet authorization) in its own ledger object. */
-export function tokenClaimsOf(env: Env): WalletClaims {
-  return {
-    claim: (token, challengeId, keepUntil) =>
-      env.LEDGER.get(env.LEDGER.idFromName(`token:${token}`)).claimToken(challengeId, keepUntil),
-  }
-}
-
-/** The failed-attempt gate of one client (attempts.ts). */
-export const attemptsOf = (env: Env, client: string): Promise<AttemptGate> =>
-  attemptGate(env.ATTEMPTS, client, env)
 
 /** The expiry the request's credential echoes, if it carries one that parses (request-clock.ts). */
 export function echoedExpires(request: Request): string | undefined {
@@ -234,19 +214,9 @@ export async function settleCredential(
   idempotencyKey?: string,
 ): Promise<Settlement> {
   const wallet = 'wire' in paying ? paying : config.evm ? walletPayment(paying) : undefined
-  const attempts = await attemptsOf(env, client)
   return wallet && config.evm
-    ? payWithAuthorization(
-        config,
-        config.evm,
-        ledgerOf(env),
-        tokenClaimsOf(env),
-        wallet,
-        binding,
-        attempts,
-        idempotencyKey,
-      )
-    : verifyAndSettle(config, ledgerOf(env), paying as Credential, binding, attempts, idempotencyKey)
+    ? payWithAuthorization(config, config.evm, ledgerOf(env), wallet, binding, client, idempotencyKey)
+    : verifyAndSettle(config, ledgerOf(env), paying as Credential, binding, client, idempotencyKey)
 }
 
 /**

@@ -15,6 +15,8 @@
  */
 import { DurableObject } from 'cloudflare:workers'
 import { RESENDS_PER_MINUTE } from '../../schema/config.js'
+import type { AttemptLimiter } from './attempt-limiter.js'
+import { type LimitVars, type Places, reservePlaces } from './attempts.js'
 import { creationWindow } from './creation-window.js'
 import type { OwedPayment } from './evm/owed.js'
 import {
@@ -72,10 +74,15 @@ export interface SettleInput {
   /** The request's Idempotency-Key: the answer given under it can be fetched again for 24 h. */
   idempotencyKey?: string
   /**
-   * Seconds this client must wait before a new claim (the budgets); 0 when its place is reserved.
-   * Absent: not asked yet, and a new claim is answered `unreserved` (nothing claimed).
+   * Whom a new claim's places in the budgets are held for: a client key (client-key.ts). The ledger
+   * reserves them itself, only for a new claim (attempts.ts).
    */
-  limitedForS?: number
+  client: string
+  /**
+   * A wallet authorization, which pays one challenge whichever wire carries it: claimed in its own
+   * object (claimToken) for a new claim, beside its places, before any settlement.
+   */
+  tokenClaim?: { token: string; keepUntil: number }
   /** Why this credential may claim nothing new (a lapsed wallet authorization): a payment it made is still answered. */
   unclaimable?: string
 }
@@ -101,14 +108,8 @@ const ANSWER_PART_CHARS = 60_000
 
 export class PaymentLedger extends DurableObject {
   private inflight: { payment: string; result: Promise<SettleResult> } | undefined
-  /** A new claim between its first ask and its reserved one (settle()). */
-  private reserving:
-    | {
-        payment: string
-        result: Promise<SettleResult | undefined>
-        done: (r: SettleResult | undefined) => void
-      }
-    | undefined
+  /** What is done after an answer (a new claim's places counted and given back), kept to the end. */
+  protected readonly afterAnswers = new Set<Promise<void>>()
   /** Re-sends of the answer, served one at a time (which also makes their count exact). */
   private resending: Promise<unknown> = Promise.resolve()
   /** The kept answer while re-sends of it are queued: read from storage once per burst, not per copy. */
@@ -121,51 +122,18 @@ export class PaymentLedger extends DurableObject {
   private readonly refunding = new Map<string, Promise<OrphanOutcome>>()
 
   settle(input: SettleInput): Promise<SettleResult> {
-    // Decided synchronously, before any await, so concurrent calls cannot both start a charge.
+    // Decided synchronously, before any await, so concurrent calls cannot both start a charge. A
+    // new claim is in flight from its first step (its places being reserved), so its copies, sent
+    // at once, wait on it as copies: never a second claim, nor a place of their own.
     if (this.inflight)
       return this.inflight.payment === input.payment
         ? this.afterFirstTry(this.inflight.result, input)
         : Promise.resolve(anotherToken(undefined))
-    // A copy of a new claim whose first request is reserving its place is a copy, never a claim.
-    const reserving = this.reserving
-    if (reserving?.payment === input.payment && input.limitedForS === undefined)
-      return this.afterFirstTry(reserving.result, input)
     const result = this.decide(input).finally(() => {
       this.inflight = undefined
     })
     this.inflight = { payment: input.payment, result }
-    if (reserving?.payment === input.payment) {
-      this.reserving = undefined
-      result.then(reserving.done, () => reserving.done(undefined))
-    } else
-      result.then((r) => {
-        if (!r.ok && r.reason === 'unreserved') this.markReserving(input)
-      })
     return result
-  }
-
-  /**
-   * The claim's first request is off reserving its place (a new claim): until it asks again, copies
-   * wait on it as they wait on a settlement. A request that never comes back frees them after the
-   * same bound (they are told to come back, never to pay).
-   */
-  private markReserving(input: SettleInput) {
-    let done: (r: SettleResult | undefined) => void = () => {}
-    const result = new Promise<SettleResult | undefined>((resolve) => {
-      done = resolve
-    })
-    const timer = setTimeout(() => {
-      if (this.reserving?.result === result) this.reserving = undefined
-      done(undefined)
-    }, settleBoundMs(input))
-    this.reserving = {
-      payment: input.payment,
-      result,
-      done: (r) => {
-        clearTimeout(timer)
-        done(r)
-      },
-    }
   }
 
   /**
@@ -257,38 +225,112 @@ export class PaymentLedger extends DurableObject {
           reason: 'expired',
           detail: `the challenge expired at ${new Date(input.expiresAt).toISOString()}`,
         }
-      // Only a new claim takes a place in the budgets, or can be turned away by them: a known
-      // credential is never kept from its money.
-      if (input.limitedForS === undefined)
-        return { ok: false, reason: 'unreserved', detail: 'a new claim: reserve its place, then ask again' }
-      if (input.limitedForS > 0)
-        return {
-          ok: false,
-          reason: 'limited',
-          detail: `too many refused or unfinished payments from this client; try again in ${input.limitedForS} s`,
-          retryAfterS: input.limitedForS,
-        }
-      const claimed: LedgerRecord = {
-        payment: input.payment,
-        state: 'pending',
-        firstAttemptAt: input.now,
-        expiresAt: input.expiresAt,
-        ...(input.wallet
-          ? { walletNote: walletNote(input.challengeId, input.wallet, input.expiresAt), noted: false }
-          : {}),
-      }
-      await this.ctx.storage.put('record', claimed)
-      // A wallet claim that never learns its outcome is filed for the operator when its window closes.
-      await this.ctx.storage.setAlarm(
-        input.expiresAt + (input.wallet ? DELIVERY_WINDOW_MS : RECORD_RETENTION_MS),
-      )
-      if (!input.wallet)
-        return this.record(input, claimed, await createPaymentIntent(input.processor, input), true)
-      const first = await walletCharge(input.wallet)
-      const result = await this.record(input, claimed, first, true)
-      if (first.kind !== 'succeeded') await this.fileWalletNote()
-      return result
+      return this.newClaim(input)
     }
+    return this.known(input, record)
+  }
+
+  /** A new claim: its places in the budgets reserved (here, in parallel), then claimed and charged. */
+  private async newClaim(input: SettleInput): Promise<SettleResult> {
+    // Only a new claim takes a place in the budgets, or can be turned away by them: a known
+    // credential is never kept from its money.
+    const [reserved, claimed] = await Promise.allSettled([
+      reservePlaces(
+        this.limiters(),
+        input.client,
+        this.env as LimitVars,
+        input.method,
+        input.wallet ? walletSettleBoundMs(input.wallet.evm) : undefined,
+      ),
+      input.tokenClaim
+        ? this.tokenObject(input.tokenClaim.token).claimToken(input.challengeId, input.tokenClaim.keepUntil)
+        : input.challengeId,
+    ])
+    if (reserved.status === 'rejected') throw reserved.reason
+    const places = reserved.value
+    if (claimed.status === 'rejected') {
+      // Nothing claimed: the places go back, and the request fails as the object call did.
+      this.afterAnswer(places, undefined)
+      throw claimed.reason
+    }
+    const holder = claimed.value
+    let result: SettleResult | undefined
+    try {
+      result =
+        holder !== input.challengeId
+          ? {
+              ok: false,
+              reason: 'token-taken',
+              detail:
+                'this authorization was already given for another request; sign a new one for this challenge',
+            }
+          : places.waitS > 0
+            ? {
+                ok: false,
+                reason: 'limited',
+                detail: `too many refused or unfinished payments from this client; try again in ${places.waitS} s`,
+                retryAfterS: places.waitS,
+                ...(places.accountBusy ? { accountBusy: true } : {}),
+              }
+            : await this.claim(input)
+      return result
+    } finally {
+      // Counted and given back once the outcome is recorded, after the answer (never awaited by it).
+      this.afterAnswer(places, result)
+    }
+  }
+
+  /**
+   * What a new claim cost, counted in its places, and the rest given back: after the answer. A
+   * pending call to another object keeps this one resident until it ends (a Durable Object's
+   * waitUntil does nothing), so the work is only kept here to be awaited by whoever needs it.
+   */
+  private afterAnswer(places: Places, result: SettleResult | undefined) {
+    const cost = result && !result.ok ? { fresh: result.fresh, newIntent: result.newIntent } : {}
+    const work = places
+      .settle(cost)
+      .catch((error: unknown) => console.error('payment places not given back', error))
+      .finally(() => this.afterAnswers.delete(work))
+    this.afterAnswers.add(work)
+  }
+
+  /** The object that keeps which challenge a payment token was given for. */
+  protected tokenObject(token: string): DurableObjectStub<PaymentLedger> {
+    const ns = (this.env as { LEDGER: DurableObjectNamespace<PaymentLedger> }).LEDGER
+    return ns.get(ns.idFromName(`token:${token}`))
+  }
+
+  /** The limiter objects a new claim reserves its places in (a seam the tests wrap to count calls). */
+  protected limiters(): DurableObjectNamespace<AttemptLimiter> {
+    return (this.env as { ATTEMPTS: DurableObjectNamespace<AttemptLimiter> }).ATTEMPTS
+  }
+
+  /** A new claim, its places held: the record first, then the one charge. */
+  private async claim(input: SettleInput): Promise<SettleResult> {
+    const claimed: LedgerRecord = {
+      payment: input.payment,
+      state: 'pending',
+      firstAttemptAt: input.now,
+      expiresAt: input.expiresAt,
+      ...(input.wallet
+        ? { walletNote: walletNote(input.challengeId, input.wallet, input.expiresAt), noted: false }
+        : {}),
+    }
+    await this.ctx.storage.put('record', claimed)
+    // A wallet claim that never learns its outcome is filed for the operator when its window closes.
+    await this.ctx.storage.setAlarm(
+      input.expiresAt + (input.wallet ? DELIVERY_WINDOW_MS : RECORD_RETENTION_MS),
+    )
+    if (!input.wallet)
+      return this.record(input, claimed, await createPaymentIntent(input.processor, input), true)
+    const first = await walletCharge(input.wallet)
+    const result = await this.record(input, claimed, first, true)
+    if (first.kind !== 'succeeded') await this.fileWalletNote()
+    return result
+  }
+
+  /** A payment this challenge already holds a record of: the same, another token, or a refund. */
+  private async known(input: SettleInput, record: LedgerRecord): Promise<SettleResult> {
     // Another token for this challenge: never charged; only a refused payment leaves it free to pay.
     if (!samePayment(record, input)) return record.state === 'refused' ? used() : anotherToken(record)
     if (record.state === 'refunded')

@@ -1,23 +1,21 @@
 /**
  * What the buyer is told when the ledger did not settle a credential, whatever the method: the
- * ledger's reason as a payment problem, counted against the client where it cost something.
+ * ledger's reason as a payment problem. What it cost the client the ledger counts itself.
  */
 
-import type { BudgetGate } from './attempts.js'
 import { type Challenge, issuedMembers } from './challenge.js'
 import { limitedRefusal } from './limited-refusal.js'
 import { type Refusal, refusal } from './problems.js'
 import type { SettleResult } from './settlement.js'
 
-export async function ledgerRefusal(
+export function ledgerRefusal(
   result: Extract<SettleResult, { ok: false }>,
-  attempts: BudgetGate,
   /** The challenge the credential answers, with its request as issued (a string). */
   echoed: Challenge,
-): Promise<Refusal> {
-  if (result.newIntent) await attempts.leftUnfinished()
+): Refusal {
   switch (result.reason) {
     case 'used':
+    case 'token-taken':
       return refusal('invalid-challenge', result.detail)
     case 'another-token':
       // Never a challenge: a client that pays whatever it is handed would pay this answer twice.
@@ -34,11 +32,8 @@ export async function ledgerRefusal(
       // description (asIssued), so it goes back byte for byte as issued.
       return refusal('payment-action-required', result.detail, { challenge: issuedMembers(echoed) })
     case 'declined':
-      if (result.fresh) await attempts.fail()
       return refusal('verification-failed', result.detail)
     case 'unavailable':
-    // Never after a reserved ask (charge.ts): told as an outcome not known yet, nothing claimed.
-    case 'unreserved':
       return refusal('internal-payment-error', result.detail, optionalRetryAfter(result.retryAfterS))
     case 'refunded':
       return refusal('payment-refunded', result.detail)
@@ -56,7 +51,7 @@ export async function ledgerRefusal(
         ...optionalRetryAfter(result.retryAfterS),
       })
     case 'limited': {
-      const busy = attempts.accountBusy?.() === true
+      const busy = result.accountBusy === true
       return limitedRefusal(
         busy
           ? `every client's unfinished payments together are at the hourly bound; try again in ${result.retryAfterS} s`

@@ -7,6 +7,8 @@ import type { Receipt } from './receipt.js'
 export type SettleFailure =
   /** The challenge's payment with another token was refused: nothing was charged for this one. */
   | 'used'
+  /** This payment's token (a wallet authorization) was claimed for another challenge: nothing charged. */
+  | 'token-taken'
   /** The challenge is being paid, or was paid, with another token: this one is not charged. */
   | 'another-token'
   /** This credential was accepted and its answer given to another request (see `resendable`). */
@@ -21,8 +23,6 @@ export type SettleFailure =
   | 'unavailable'
   /** A new claim from a client over its failure limit: nothing was claimed or charged. */
   | 'limited'
-  /** A new claim asked without its place in the budgets reserved: reserve one, then ask again. */
-  | 'unreserved'
   /** Charged but never delivered, and refunded (the refund exists). */
   | 'refunded'
   /** Charged but never delivered, and owed a refund not made yet: the charge is still on the card. */
@@ -46,6 +46,8 @@ export type SettleResult =
       /** A new claim's first processor call, which did not complete: counts against the client's hourly budget. */
       newIntent?: boolean
       retryAfterS?: number
+      /** `limited`: the whole account's bound is reached (every client's), not this client's. */
+      accountBusy?: boolean
       /** `accepted`, `resend-limited`: the answer can still be had again under the Idempotency-Key it was given under. */
       resendable?: boolean
     }

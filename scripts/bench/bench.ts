@@ -26,7 +26,7 @@ import { type Hex, keccak256, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { parse, stringify } from 'yaml'
 import { bundleComposition } from '../../bench/bundle-composition.js'
-import { bundleLines, type CpuSplit, profileRequests } from '../../bench/paid-profile.js'
+import { bundleLines, type CpuSplit, profileRequests, traceObjectCalls } from '../../bench/paid-profile.js'
 import {
   BAND_ORPHANS,
   BAND_OTHER,
@@ -490,6 +490,13 @@ async function sayPaidSplit(stateDir: string, n = 100) {
   const bought = await measured(paid, stateDir)
   if (bought.status !== 200 || free.status !== 200)
     throw new Error(`paid answered ${bought.status}, free ${free.status}`)
+  // The same call on the wallet rail (EIP-712 check in the Worker; facilitator and chain stand-ins).
+  const wallet: (RequestInit & { path: string })[] = []
+  for (let i = 0; i < n + 20; i++) wallet.push(await paidWalletRequest(PAID_PATH))
+  await measured(wallet.splice(0, 20), stateDir)
+  const byWallet = await measured(wallet, stateDir)
+  if (byWallet.status !== 200) throw new Error(`a paid wallet call answered ${byWallet.status}`)
+  const calls = await callsPerPaidCall(stateDir, 20)
   const sampled = (c: CpuSplit) => c.worker + c.stubs + c.ledger + c.runtime + c.gc
   say()
   say(`## (g) A paid call, Worker and ledger apart (${n} sequential requests each, one run)`)
@@ -515,6 +522,32 @@ async function sayPaidSplit(stateDir: string, n = 100) {
   say(
     `Paid / free: ${fmt(bought.process / free.process)}× by the counters, ${fmt(sampled(bought) / sampled(free))}× sampled; the Worker's own JavaScript ${fmt(bought.worker / Math.max(free.worker, 0.001))}×; without the Durable Object parts (stub calls and the ledger, which a deployed Worker does not run in its own isolate) ${fmt((sampled(bought) - bought.stubs - bought.ledger) / sampled(free))}×. The Durable Objects' share of the paid call: ${fmt((100 * (bought.stubs + bought.ledger)) / sampled(bought), 0)}% (stub calls ${fmt(bought.stubs)} ms, ledger ${fmt(bought.ledger)} ms).`,
   )
+  say(
+    `A paid wallet call / a paid card call (the same route): ${fmt(byWallet.process / bought.process)}× by the counters, ${fmt(sampled(byWallet) / sampled(bought))}× sampled, the Worker's own JavaScript ${fmt(byWallet.worker / Math.max(bought.worker, 0.001))}× (wallet: Worker ${fmt(byWallet.worker)} ms, stub calls ${fmt(byWallet.stubs)} ms, Durable Objects ${fmt(byWallet.ledger)} ms, runtime ${fmt(byWallet.runtime)} ms). The wallet's Worker JavaScript against a free preview's: ${fmt(byWallet.worker / Math.max(free.worker, 0.001))}×.`,
+  )
+  say()
+  say(
+    `Durable Object calls per paid call, traced in the gateway isolate (a breakpoint that never stops on each method's first line, in order; ${calls.card.calls} card and ${calls.wallet.calls} wallet calls, each with an Idempotency-Key; the client is one IPv4 address: its own budget and its rail's account, no /48):`,
+  )
+  say()
+  say('| call | card, before the answer | card, after | wallet, before the answer | wallet, after |')
+  say('|---|---|---|---|---|')
+  const names = [
+    'ledger.settle',
+    'ledger.claimToken',
+    'limiter.reserve',
+    'limiter.release',
+    'limiter.spend',
+    'ledger.keepAnswer',
+  ]
+  for (const name of names)
+    say(
+      `| ${name} | ${fmt(calls.card.before.get(name) ?? 0)} | ${fmt(calls.card.after.get(name) ?? 0)} | ${fmt(calls.wallet.before.get(name) ?? 0)} | ${fmt(calls.wallet.after.get(name) ?? 0)} |`,
+    )
+  say()
+  say(
+    `In sequence on the path to the answer, at most: card ${calls.card.inSequence}, wallet ${calls.wallet.inSequence} (the Worker's calls to the ledger, plus the ledger's rounds to other objects while it answers; every limiter call before an answer in one parallel round: ${calls.card.parallel && calls.wallet.parallel ? 'yes' : 'NO'}). Before #45: up to 8 (ask the ledger, reserve in up to three limiters one after another, ask again, release, keep the answer, and a wallet's authorization claim first). test/workers/round-trips.test.ts asserts the same on the real objects.`,
+  )
   say()
   say(
     'Where the difference goes: the functions with the most self time per paid request, against the free one.',
@@ -526,7 +559,7 @@ async function sayPaidSplit(stateDir: string, n = 100) {
     say(`| ${name.replaceAll('|', '\\|')} | ${fmt(ms, 3)} | ${fmt(free.functions.get(name) ?? 0, 3)} |`)
   say()
   say(
-    `Why the rest stays: the stub calls are the Worker opening the attempt limiters (the client's budgets) and the ledger object of this challenge (one Durable Object per challenge, created on its first payment, with its own SQLite storage) and sending it the settlement; the ledger object is what makes a credential pay at most once, so every paid call has exactly one, and a free call none. Locally Miniflare runs the object in the Worker's own process, so opening it lands on the Worker's stack; deployed, the object runs in its own isolate and its CPU is not the Worker's. The ledger's own work is the record and the answer it keeps for a repeat under the same Idempotency-Key (put), which the money rules require. What is left in the Worker is the credential's parsing, the processor call (fetch), the receipt (contentDigest) and the paid payload: the Worker's own JavaScript costs ${fmt(bought.worker / Math.max(free.worker, 0.001))}× a free preview's.`,
+    `Why the rest stays: the stub calls are the Worker opening the ledger object of this challenge (one Durable Object per challenge, created on its first payment, with its own SQLite storage) and sending it the settlement (the ledger reserves the client's budget places itself); the ledger object is what makes a credential pay at most once, so every paid call has exactly one, and a free call none. Locally Miniflare runs the object in the Worker's own process, so opening it lands on the Worker's stack; deployed, the object runs in its own isolate and its CPU is not the Worker's. The ledger's own work is the record and the answer it keeps for a repeat under the same Idempotency-Key (put), which the money rules require. What is left in the Worker is the credential's parsing, the processor call (fetch), the receipt (contentDigest) and the paid payload: the Worker's own JavaScript costs ${fmt(bought.worker / Math.max(free.worker, 0.001))}× a free preview's.`,
   )
   // A fresh runtime: the service's workerd started again, both Workers' isolates with it.
   const empty = await emptyRuntimeStart()
@@ -541,6 +574,40 @@ async function sayPaidSplit(stateDir: string, n = 100) {
   say(
     `A fresh isolate: workerd from spawn to ready with both Workers took ${fmt(started, 0)} ms CPU against ${fmt(empty, 0)} ms for an empty Worker, so the two Workers' start is about ${fmt(started - empty, 0)} ms = ${fmt((started - empty) / 1000, 3)}× Cloudflare's 1 s startup limit; the first paid call of the fresh isolate (${first.status}; the 402 before it excluded, its bundles read once) took ${fmt(firstPaid, 0)} ms = ${fmt(firstPaid / bought.process)}× a warm one. CPU counters tick every 10 ms.`,
   )
+}
+
+/** The Durable Object calls of `n` fresh paid calls on each rail, traced (bench/paid-profile.ts). */
+async function callsPerPaidCall(stateDir: string, n: number) {
+  const bundle = join(stateDir, 'bundles', 'rules-pricing-gateway.js')
+  const lines = await bundleLines(bundle)
+  const trace = async (request: () => Promise<RequestInit & { path: string }>) => {
+    const inits: (RequestInit & { path: string })[] = []
+    // With an Idempotency-Key, so the answer is kept for a re-send: where that call falls shows too.
+    for (let i = 0; i < n; i++) {
+      const init = await request()
+      inits.push({
+        ...init,
+        headers: { ...(init.headers as Record<string, string>), 'idempotency-key': crypto.randomUUID() },
+      })
+    }
+    return traceObjectCalls(
+      `ws://127.0.0.1:${INSPECTOR_PORT}/core:user:rules-pricing-gateway`,
+      bundle,
+      lines,
+      async () => {
+        for (const init of inits) {
+          const { status } = await send(init)
+          if (status !== 200) throw new Error(`a paid call answered ${status}`)
+        }
+        // What follows the last answer (places given back, the answer kept) is traced too: let it end.
+        await new Promise((resolve) => setTimeout(resolve, 500))
+      },
+    )
+  }
+  return {
+    card: await trace(() => paidRequest(PAID_PATH)),
+    wallet: await trace(() => paidWalletRequest(PAID_PATH)),
+  }
 }
 
 /** Section (h)'s two bursts, each on a runtime restarted just before it. */

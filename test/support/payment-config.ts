@@ -1,7 +1,7 @@
 /**
  * One payment configuration for tests that call the payment core directly (inside workerd): the card
  * through a processor nobody answers, the wallet rail on Base Sepolia's USDC with a facilitator nobody
- * answers (only what a ledger already holds can settle), and an attempt gate that never limits.
+ * answers (only what a ledger already holds can settle), and a paying client's key.
  */
 import { checksum, type EvmConfig } from '../../gateway/payment/evm/config.js'
 import { CHALLENGE_TTL_MS } from '../../schema/config.js'
@@ -32,10 +32,5 @@ export const testPayment = {
   evm: testEvm,
 }
 
-/** An attempt gate (charge.ts) that never limits and counts nothing. */
-export const openAttempts = {
-  reserve: async () => 0,
-  fail: async () => {},
-  leftUnfinished: async () => {},
-  release: async () => {},
-}
+/** A paying client's key (client-key.ts), an address kept for documentation (RFC 5737). */
+export const testClient = '192.0.2.1/32'

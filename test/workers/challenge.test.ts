@@ -15,7 +15,7 @@ import {
 import { cardOffer, type Ledger, verifyAndSettle } from '../../gateway/payment/charge.js'
 import { evmOffer } from '../../gateway/payment/evm/challenge.js'
 import { payWithAuthorization } from '../../gateway/payment/evm/pay.js'
-import { openAttempts as attempts, testEvm, testPayment } from '../support/payment-config.js'
+import { testClient, testEvm, testPayment } from '../support/payment-config.js'
 
 const config = testPayment
 const evm = testEvm
@@ -76,15 +76,8 @@ describe('one challenge code for both rails', () => {
       ledger,
       { challenge: card, payload: { spt: 'spt_test_ok' } },
       binding,
-      attempts,
+      testClient,
     )
-    const claims = {
-      claim: async () => {
-        ledgerCalls++
-        return wallet.id
-      },
-      note: async () => {},
-    }
     const authorization = {
       from: '0x1',
       to: '0x2',
@@ -97,10 +90,9 @@ describe('one challenge code for both rails', () => {
       config,
       evm,
       ledger,
-      claims,
       { echoed: wallet, authorization, signature: '0x', wire: 'mpp' },
       binding,
-      attempts,
+      testClient,
     )
     for (const settled of [byCard, byWallet]) {
       expect(settled.ok).toBe(false)

@@ -1,15 +1,15 @@
 /**
- * Two ledger findings of red team 6, on the real Durable Object inside workerd:
- * - L1: a copy of a new claim that arrives while the first request is off reserving its place waits
- *   as a copy and takes the first's outcome; it never becomes a second claim (nor a 429).
+ * A ledger finding of red team 6, on the real Durable Object inside workerd (its L1, copies of a
+ * claim being reserved, is in round-trips.test.ts: the ledger now reserves the places itself):
  * - L3: a pending wallet payment sent again after its delivery window is read from the chain: one
  *   whose price arrived is owed back, never "pay again".
  * Processor, facilitator and chain are stand-ins inside the test (fetch), answering as the real ones do.
  */
 import { afterEach, describe, expect, it } from 'vitest'
+import type { EvmConfig } from '../../gateway/payment/evm/config.js'
 import type { SettleInput } from '../../gateway/payment/ledger.js'
 import { DELIVERY_WINDOW_MS } from '../../gateway/payment/retention.js'
-import { cardSettle, freshLedger, walletEvm } from './ledger-fixtures.js'
+import { cardSettle, freshLedger } from './ledger-fixtures.js'
 
 const real = globalThis.fetch
 afterEach(() => {
@@ -18,32 +18,18 @@ afterEach(() => {
 
 const processor = { url: 'https://processor.test', secret: 's', timeoutMs: 5_000 }
 
-describe('a copy of a claim being reserved', () => {
-  it("money: waits as a copy and takes the first request's settlement; one charge", async () => {
-    let creates = 0
-    globalThis.fetch = (async () => {
-      creates++
-      return new Response(JSON.stringify({ id: 'pi_1', status: 'succeeded' }))
-    }) as typeof fetch
-    const ledger = freshLedger()
-    const expiresAt = Date.now() + 60_000
-    const probe = cardSettle(expiresAt, processor, { limitedForS: undefined, idempotencyKey: 'k' })
-    const first = await ledger.settle(probe)
-    expect(first).toMatchObject({ ok: false, reason: 'unreserved' })
-    // A copy asks while the first request is reserving its place...
-    const copy = ledger.settle(probe)
-    // ...then the first comes back with its place.
-    const claimed = await ledger.settle({ ...probe, limitedForS: 0 })
-    expect(claimed.ok).toBe(true)
-    // The first request's face keeps its answer; the copy, under the same key, is given that answer.
-    await ledger.keepAnswer('k', { body: '{"answer":1}', headers: {} })
-    const copied = await copy
-    expect(copied).toMatchObject({ ok: true, repeat: { answer: { body: '{"answer":1}' } } })
-    expect(creates).toBe(1)
-  })
-})
-
-const evm = walletEvm
+const evm: EvmConfig = {
+  chainId: 84532,
+  token: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
+  tokenName: 'USDC',
+  tokenVersion: '2',
+  decimals: 6,
+  recipient: '0x5E11E7000000000000000000000000000000cA5E',
+  facilitatorUrl: 'https://facilitator.test',
+  rpcUrl: 'https://rpc.test/',
+  timeoutMs: 5_000,
+  maxTimeoutSeconds: 300,
+}
 const FROM = '0x2222222222222222222222222222222222222222'
 const NONCE = `0x${'09'.repeat(32)}`
 const TX = `0x${'cd'.repeat(32)}`

@@ -20,13 +20,13 @@ import { authorizationIdentity, challengeNonce } from '../../gateway/payment/evm
 import { payWithAuthorization, type WalletPayment } from '../../gateway/payment/evm/pay.js'
 import { x402Requirements } from '../../gateway/payment/evm/request.js'
 import { decodePaymentSignature } from '../../gateway/payment/evm/x402-wire.js'
-import { echoedExpires, ledgerOf, tokenClaimsOf, walletPayment } from '../../gateway/payment/http.js'
+import { echoedExpires, ledgerOf, walletPayment } from '../../gateway/payment/http.js'
 import { paymentIdentity } from '../../gateway/payment/payment-identity.js'
 import { defaultsClock } from '../../gateway/payment/request-clock.js'
 import type { LedgerRecord } from '../../gateway/payment/retention.js'
 import { CHALLENGE_TTL_MS } from '../../schema/config.js'
 import { TRANSFER_TYPES } from '../../schema/eip3009.js'
-import { openAttempts as attempts, testEvm, testPayment } from '../support/payment-config.js'
+import { testClient, testEvm, testPayment } from '../support/payment-config.js'
 
 const DAY = 24 * 60 * 60 * 1000
 const gateway = env as unknown as Env
@@ -129,10 +129,9 @@ async function sendAt(headers: Record<string, string>, now: number) {
     config,
     evm,
     ledgerOf(gateway),
-    tokenClaimsOf(gateway),
     payment,
     binding,
-    attempts,
+    testClient,
     'lost-answer',
     now,
   )
@@ -149,7 +148,10 @@ describe('the changes window on the wallet wires, across 00:00 UTC', () => {
       expect(bindingAt(midnight + 10_000).query).not.toBe(bindingAt(paidAt).query)
       // What the first call left: the authorization claimed, the payment settled, its answer kept.
       const settledAt = paidAt + 10_000
-      await tokenClaimsOf(gateway).claim(token, challenge.id, Number(authorization.validBefore) * 1000)
+      await gateway.LEDGER.get(gateway.LEDGER.idFromName(`token:${token}`)).claimToken(
+        challenge.id,
+        Number(authorization.validBefore) * 1000,
+      )
       const receipt = {
         status: 'success' as const,
         method: 'evm',

@@ -2,31 +2,19 @@
  * Pays a request with an EIP-3009 authorization, on any wire: the MPP `evm` credential
  * (`Authorization: Payment`) or the x402 payment payload (`PAYMENT-SIGNATURE`, or v1's `X-PAYMENT`). Order, as for the
  * card: the challenge (HMAC, offer, request binding) → the authorization (Worker check) → the
- * authorization claimed for this challenge (durably, across both wires) → the ledger, which claims
- * the challenge and only then settles through the facilitator.
+ * ledger, which for a new claim claims the authorization for this challenge (durably, across both
+ * wires) beside the client's budget places, then claims the challenge and only then settles
+ * through the facilitator.
  */
 import { canonicalize } from '../../../schema/jcs.js'
 import type { Binding } from '../binding.js'
 import { type Challenge, verifyEchoedChallenge } from '../challenge.js'
-import {
-  type AttemptGate,
-  type Ledger,
-  type PaymentConfig,
-  refused,
-  type Settlement,
-  settlePayment,
-} from '../charge.js'
+import { type Ledger, type PaymentConfig, refused, type Settlement, settlePayment } from '../charge.js'
 import type { TransferAuthorization } from './authorization.js'
 import { evmOffer } from './challenge.js'
 import { type CheckedAuthorization, challengeNonce, checkAuthorization } from './check.js'
 import type { EvmConfig } from './config.js'
 import { atomicAmount, EVM_METHOD, x402Requirements } from './request.js'
-
-/** Where wallet authorizations are claimed, beside the ledger (the ledger files unanswered ones: wallet-book.ts). */
-export interface WalletClaims {
-  /** Claims one authorization for one challenge; answers the challenge that holds it. */
-  claim(token: string, challengeId: string, keepUntil: number): Promise<string>
-}
 
 export interface WalletPayment {
   /** The challenge the payment answers, with its request as issued (a string). */
@@ -46,10 +34,10 @@ export async function payWithAuthorization(
   config: PaymentConfig,
   evm: EvmConfig,
   ledger: Ledger,
-  claims: WalletClaims,
   payment: WalletPayment,
   binding: Binding,
-  attempts: AttemptGate,
+  /** The paying client's key (client-key.ts). */
+  client: string,
   idempotencyKey?: string,
   now = Date.now(),
 ): Promise<Settlement> {
@@ -86,15 +74,6 @@ export async function payWithAuthorization(
       `validBefore must be at most ${latest} (the challenge's expiry plus ${evm.maxTimeoutSeconds} s)`,
     )
 
-  if (!lapsed) {
-    // One authorization pays one challenge, whichever wire carries it: claimed before any settlement.
-    const holder = await claims.claim(token, echoed.id, Number(authorization.validBefore) * 1000)
-    if (holder !== echoed.id)
-      return refused(
-        'invalid-challenge',
-        'this authorization was already given for another request; sign a new one for this challenge',
-      )
-  }
   const wallet = {
     evm,
     paymentPayload: { x402Version: 2, accepted: requirements, payload: { authorization, signature } },
@@ -106,11 +85,16 @@ export async function payWithAuthorization(
   }
   // The payment is the challenge and the authorization (its token), nothing else of the credential.
   const claim = { token, method: EVM_METHOD, amount: atomicAmount(evm.decimals), currency: evm.token }
-  const unclaimable = lapsed === undefined ? {} : { unclaimable: lapsed }
+  // One authorization pays one challenge, whichever wire carries it: the ledger claims it for a new
+  // claim, beside its places and before any settlement. A lapsed one claims nothing new.
+  const unclaimable =
+    lapsed === undefined
+      ? { tokenClaim: { token, keepUntil: Number(authorization.validBefore) * 1000 } }
+      : { unclaimable: lapsed }
   return settlePayment(
     config,
     ledger,
-    attempts,
+    client,
     echoed,
     { ...claim, expiresAt, ...unclaimable, wallet },
     idempotencyKey,
