@@ -24,6 +24,7 @@ import {
 } from '../../schema/content.js'
 import { Scenario } from '../../schema/scenario.js'
 import { type Fact, Facts } from '../../schema/situation.js'
+import { type TrapFile, TrapFile as TrapFileSchema } from '../../schema/traps.js'
 import { EVIDENCE_LABELS, PHASES } from '../../schema/vocabulary.js'
 import { ACTIONS_FILE, actionListBreaks, specThresholdBreaks } from '../checks/check-specs.js'
 import { CHANGES_FILE, changeBreaks } from '../checks/common-changes.js'
@@ -33,6 +34,7 @@ import { inlineLimitBreaks } from '../checks/inline-numbers.js'
 import { revertSpecBreaks, revertTextBreaks } from '../checks/revert-speed.js'
 import { appliesWhenIssues, FACTS_FILE, factListBreaks, scenarioBreaks } from '../checks/situation-checks.js'
 import { checkDefinitions, checkUnused, renderThresholds } from '../checks/thresholds.js'
+import { trapFileBreaks } from '../checks/trap-files.js'
 import { includedUsageBreaks } from '../pricing/included-usage.js'
 import { modelPriceBreaks } from '../pricing/model-prices.js'
 import { priceAppearsIn } from '../pricing/price-in-quote.js'
@@ -59,6 +61,8 @@ export interface Content {
   gates: WithThresholds<Gate>[]
   pricingRows: PricingRow[]
   corrections: Correction[]
+  /** The trap layer, one entry per technology, sorted by id; counted apart from the inventory. */
+  traps: TrapFile[]
 }
 
 /** How many items of each kind the inventory must hold (schema/CONTRACT.md §1.2); null skips a count. */
@@ -102,10 +106,17 @@ export function validate(
   const gates = parseEach(raw.gates, Gate, issues)
   const pricingRows = parseEach(raw.pricingRows, PricingRow, issues)
   const corrections = raw.corrections ? (parseOne(raw.corrections, Corrections, issues) ?? []) : []
+  const traps = parseEach(raw.traps, TrapFileSchema, issues)
   // A file that cannot be read or does not match its schema is left out of what follows, and every
   // check across files would report it missing (a reference to it, the inventory count, a threshold
   // only it used): those follow-ons are not reported; the file's own problems are the root cause.
   const complete = issues.length === 0
+  issues.push(
+    ...trapFileBreaks(
+      traps,
+      actions.map((a) => a.action),
+    ),
+  )
 
   for (const kind of [rules, playbooks, gates, pricingRows, scenarios]) {
     checkFileNames(kind, issues)
@@ -181,6 +192,7 @@ export function validate(
     ...rendered,
     pricingRows: pricingRows.map((r) => r.value),
     corrections,
+    traps: traps.map((t) => t.value).sort((a, b) => a.technology.localeCompare(b.technology)),
   }
 }
 
