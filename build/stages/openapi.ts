@@ -110,17 +110,17 @@ function factParameters(facts: readonly Fact[]) {
   )
 }
 
+// `required` is left out: false is its default (openapi.json has a 64 KB cap).
 const queryParameter = (p: QueryParam) => ({
   name: p.name,
   in: 'query',
-  required: false,
   description: p.description,
   ...paramSchema(p),
   example: p.example,
 })
 
 /** Parameters several routes take with the same meaning: written once under components/parameters. */
-const SHARED_PARAMS = ['action', 'format']
+const SHARED_PARAMS = ['action', 'format', 'technologies', 'limit']
 
 function sharedParameters() {
   return Object.fromEntries(
@@ -134,6 +134,7 @@ function sharedParameters() {
 
 /** A parameter's schema: a repeatable one (action) is a list, sent repeated or joined by commas. */
 function paramSchema(p: QueryParam) {
+  if (p.integer) return { schema: { type: 'integer', ...p.integer } }
   const one = p.allowed
     ? { type: 'string', enum: [...p.allowed] }
     : { type: 'string', ...(p.pattern ? { pattern: p.pattern } : {}) }
@@ -162,14 +163,8 @@ function operation(route: Route, facts: readonly Fact[]) {
   if (route.access === 'retired') {
     op.deprecated = true
     op.description = `Withdrawn from sale on ${WARN_FEED_RETIRED_ON}. Answers 410 Gone, naming the free Apache-2.0 open register and its CSV address. Never issues a payment challenge.`
-    responses['410'] = {
-      ...problem('Gone: names the free register, its licence and CSV address; no payment challenge'),
-      headers: {
-        Deprecation: { $ref: '#/components/headers/Deprecation' },
-        Sunset: { $ref: '#/components/headers/Sunset' },
-        Link: { $ref: '#/components/headers/Link' },
-      },
-    }
+    // The same for every retired path: written once (openapi.json has a 64 KB cap).
+    responses['410'] = { $ref: '#/components/responses/Gone' }
   } else if (route.name === 'submit') {
     op.requestBody = {
       required: true,
@@ -188,9 +183,7 @@ function operation(route: Route, facts: readonly Fact[]) {
     // format=agents-md or skill (or Accept: text/markdown): the same answer as Markdown to save.
     if (route.params.some((p) => p.name === 'format')) {
       const ok = responses['200'] as { content: Record<string, unknown> }
-      ok.content['text/markdown'] = {
-        schema: { type: 'string', description: 'agents-md, or skill with a YAML header (name, description)' },
-      }
+      ok.content['text/markdown'] = { schema: { $ref: '#/components/schemas/Markdown' } }
     }
   } else if (route.path === '/llms.txt') {
     responses['200'] = {
@@ -198,7 +191,11 @@ function operation(route: Route, facts: readonly Fact[]) {
       content: { 'text/plain': { schema: { type: 'string' } } },
     }
   } else {
-    responses['200'] = json(route.access === 'paid' ? 'The payload, with a Payment-Receipt header' : 'OK')
+    // A free document with no schema of its own: one shared response (openapi.json has a 64 KB cap).
+    responses['200'] =
+      route.access === 'paid'
+        ? json('The payload, with a Payment-Receipt header')
+        : { $ref: '#/components/responses/Ok' }
   }
   if (route.access === 'paid') {
     op['x-payment-info'] = { offers: [paymentOffer(route), WALLET_OFFER] }
@@ -210,10 +207,7 @@ function operation(route: Route, facts: readonly Fact[]) {
       ...(responses['200'] as object),
       headers: {
         'Payment-Receipt': { $ref: '#/components/headers/Payment-Receipt' },
-        'Content-Digest': {
-          description: 'RFC 9530 sha-256 of the body, the digest the signed receipt binds',
-          schema: { type: 'string' },
-        },
+        'Content-Digest': { $ref: '#/components/headers/Content-Digest' },
       },
     }
     responses['400'] = problem('A malformed parameter or Idempotency-Key; nothing is claimed or charged')
@@ -291,6 +285,15 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
     components: {
       responses: {
         ...paymentRefusals(),
+        Ok: json('OK'),
+        Gone: {
+          ...problem('Gone: names the free register, its licence and CSV address; no payment challenge'),
+          headers: {
+            Deprecation: { $ref: '#/components/headers/Deprecation' },
+            Sunset: { $ref: '#/components/headers/Sunset' },
+            Link: { $ref: '#/components/headers/Link' },
+          },
+        },
         BadFilter: problem('A malformed parameter; no charge'),
         NothingMatches: problem('The filter matches nothing; the body lists the valid values; no charge'),
         DataUnavailable: problem(
@@ -316,6 +319,11 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
         },
       },
       headers: {
+        // Every paid answer's: written once (openapi.json has a 64 KB cap).
+        'Content-Digest': {
+          description: 'RFC 9530 sha-256 of the body, the digest the signed receipt binds',
+          schema: { type: 'string' },
+        },
         Deprecation: {
           description: `RFC 9745: when the path was deprecated, as an RFC 9651 Date (@<unix seconds>); on the retired feed ${retiredHeaders().deprecation}, the withdrawal on ${WARN_FEED_RETIRED_ON}`,
           schema: { type: 'string', pattern: '^@-?[0-9]+$' },
@@ -345,6 +353,11 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
       },
       schemas: {
         ...answers.schemas,
+        // The Markdown form of every rules answer: written once, referenced by each.
+        Markdown: {
+          type: 'string',
+          description: 'agents-md, or skill with a YAML header (name, description)',
+        },
         Problem: {
           type: 'object',
           description: 'RFC 9457 problem details',
