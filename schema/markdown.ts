@@ -58,11 +58,40 @@ interface PlaybookRef {
   when: string
 }
 
+/** One line of a ranked answer (gateway/datasets/ranking.ts). */
+interface RankedLine {
+  kind: string
+  id: string
+  title: string
+  level: string
+  why: string
+}
+
+/** A trap in full, as a situated answer carries it (schema/traps.ts). */
+interface TrapItem {
+  id: string
+  technology: string
+  versions?: string
+  severity: string
+  trap: string
+  probe: string
+  stop_if: string
+  safe_path: string
+  source_url: string
+  quote: string
+}
+
 interface Situated {
   situation?: Situation
   applies_because?: Record<string, AppliesBecause>
   playbooks?: PlaybookRef[]
   worked_out?: Record<string, WorkedThreshold[]>
+  /** With `technologies`: the names as bound, and "no traps on file for X" notes. */
+  technologies?: { asked: string; notes: string[] }
+  traps?: TrapItem[]
+  limit?: number
+  ranked?: RankedLine[]
+  also_consider?: RankedLine[]
 }
 export interface ChecklistAnswer extends Situated {
   phase?: string
@@ -337,6 +366,59 @@ function playbookNote(refs: readonly PlaybookRef[] | undefined): string[] {
   ]
 }
 
+/** The names asked and, plainly, those with no trap on file; then the items in the order they rank. */
+function rankedPreamble(a: Situated, orderLine = true): string[] {
+  const names = a.technologies
+    ? [
+        `Technologies: ${a.technologies.asked}.${a.technologies.notes.length ? ` ${a.technologies.notes.map((n) => `${n[0]?.toUpperCase()}${n.slice(1)}.`).join(' ')}` : ''}`,
+        '',
+      ]
+    : []
+  if (!a.ranked?.length) return names
+  const more = a.also_consider?.length ? `; ${a.also_consider.length} more under "Also consider"` : ''
+  // The rules' own answer lists its items in this order already: only what was left out is said.
+  if (!orderLine)
+    return more
+      ? [...names, `Most severe first, ${a.ranked.length} in full${more} (limit= raises it).`, '']
+      : names
+  // Each item's own lines below say why it is here ("Applies because", or the trap itself).
+  return [
+    ...names,
+    `In order, what is known to apply first, then most severe (${a.ranked.length} in full${more}; ask with limit= for more): ${a.ranked.map((r) => `\`${r.id}\` (${r.level})`).join(', ')}.`,
+    '',
+  ]
+}
+
+/** The traps of the named technologies: what goes wrong, the read-only probe, when to stop, the safe path. */
+function trapSection(traps: readonly TrapItem[] | undefined): string[] {
+  if (!traps?.length) return []
+  return [
+    `## Traps of the technologies named (${traps.length})`,
+    '',
+    'Run each probe before the change; it only reads. A result that matches "Stop if" means take the safe path instead of the obvious plan.',
+    '',
+    ...traps.flatMap((t) => [
+      `- [ ] \`${t.id}\` (${t.severity}; ${t.technology}${t.versions ? ` ${t.versions}` : ''}): ${line(t.trap)}`,
+      `  - Probe first: \`${line(t.probe)}\``,
+      `  - Stop if: ${line(t.stop_if)}`,
+      `  - Safe path: ${line(t.safe_path)}`,
+      `  - Source: ${t.source_url} ("${line(t.quote)}")`,
+    ]),
+    '',
+  ]
+}
+
+/** Everything else that applies, one line each: not dropped, only ranked below the limit. */
+function alsoConsider(items: readonly RankedLine[] | undefined): string[] {
+  if (!items?.length) return []
+  return [
+    `## Also consider (${items.length})`,
+    '',
+    ...items.map((r) => `- \`${r.id}\` (${r.kind}, ${r.level}): ${line(r.title)}. ${line(r.why)}.`),
+    '',
+  ]
+}
+
 const contextOf = (a: Situated): Context => ({
   because: a.applies_because,
   worked: a.worked_out,
@@ -364,10 +446,12 @@ export function checklistMarkdown(format: MarkdownFormat, a: ChecklistAnswer, or
           ? `Revert now, to the last known-good state, in one step. The gates below (${a.checklist.length}) read only what to revert to and the revert's outcome; none of them waits, stages or asks for approval; \`block\` and \`defer\` only say who is told when one fails.`
           : `The gates below (${a.checklist.length}) are grouped by when each is checked: before the change, between its stages, after it. Read each input listed; an input you cannot read counts as a failed check. \`block\`: a failure stops the change (or, after it, means it is not done). \`defer\`: the named approver must accept the risk in writing. Never approve an exception yourself. None of these gates may slow a revert to the last known-good state.`,
         '',
+        ...rankedPreamble(a),
         ...playbookNote(a.playbooks),
         ...factsToAnswer(a.applies_because),
       ],
       body: [
+        ...trapSection(a.traps),
         ...groupedGates(a.checklist, (g) => gateLines(g, c)),
         ...(withRules
           ? [
@@ -378,6 +462,7 @@ export function checklistMarkdown(format: MarkdownFormat, a: ChecklistAnswer, or
               ...rules.flatMap((r) => ruleLines(r, c)),
             ]
           : []),
+        ...alsoConsider(a.also_consider),
       ],
     },
     origin,
@@ -397,10 +482,15 @@ export function rulesMarkdown(format: MarkdownFormat, a: RulesAnswer, origin: Or
         ...scopeNote(where),
         `Obey each rule below (${a.rules.length}). Each names its check and the real incident it was learned from.`,
         '',
+        ...rankedPreamble(a, false),
         ...playbookNote(a.playbooks),
         ...factsToAnswer(a.applies_because),
       ],
-      body: a.rules.flatMap((r) => ruleLines(r, contextOf(a))),
+      body: [
+        ...trapSection(a.traps),
+        ...a.rules.flatMap((r) => ruleLines(r, contextOf(a))),
+        ...alsoConsider(a.also_consider),
+      ],
     },
     origin,
   )

@@ -92,7 +92,7 @@ const technologies: QueryParam = {
   name: 'technologies',
   description: `Technologies changed (ids or aliases from /v1/catalogue technologies), optional @version, at most ${TECHNOLOGIES_MAX}: adds their traps for the action(s); names with none on file are said so`,
   example: 'postgresql@16,pgbouncer',
-  pattern: '^[A-Za-z0-9@._+,-]{1,400}$',
+  pattern: '^[A-Za-z0-9@._+, -]{1,400}$',
   repeatable: true,
 }
 

@@ -43,7 +43,8 @@ export function readTechnologies(raw: unknown): { asked: AskedTechnology[] } | T
     return problem('technologies must be text: names joined by commas, or a list of names')
   const items = (parts as string[])
     .flatMap((p) => p.split(','))
-    .map((p) => p.trim().toLowerCase())
+    // "nginx plus" (or nginx+plus in a query string) is the name nginx-plus.
+    .map((p) => p.trim().toLowerCase().replace(/\s+/g, '-'))
     .filter((p) => p.length > 0)
   if (!items.length) return problem('technologies names no technology; send e.g. postgresql@16,pgbouncer')
   const asked = new Map<string, AskedTechnology>()

@@ -10,7 +10,10 @@ const Text = z.string().trim().min(1, 'non-empty text')
 /** A technology id or alias as an agent sends it: lower-case words joined by hyphens. */
 export const TechnologyName = z
   .string()
-  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lower-case letters and digits joined by hyphens')
+  .regex(
+    /^[a-z0-9]+(-[a-z0-9]+)*$/,
+    'lower-case letters and digits joined by hyphens, no spaces (nginx-plus, not "nginx plus"): what an agent sends',
+  )
   .max(40)
 
 export const TECHNOLOGY_KINDS = [

@@ -62,7 +62,7 @@ function intersect(a: Interval, b: Interval): Interval {
 
 const empty = (i: Interval) => i.lo !== undefined && i.hi !== undefined && compare(i.lo, i.hi) >= 0
 
-const BOUND = /(<=|>=|<|>|=)?\s*(v?\d[\d.]*(?:\.[x*])?)/gy
+const BOUND = /(<=|>=|<|>|=)?\s*(v?\d+(?:\.\d+)*(?:\.[x*])?)/gy
 
 /** The range as alternatives of intervals, or a reason it cannot be read. */
 export function parseRange(range: string): { alternatives: Interval[] } | { problem: string } {

@@ -27,6 +27,8 @@ export function trapFileBreaks(
       })
     for (const [i, name] of [value.technology, ...value.aliases].entries()) {
       const first = names.get(name)
+      // A name the file repeats (an alias equal to its own id) is harmless: the compiled list drops it.
+      if (first === file) continue
       if (first)
         issues.push({
           file,

@@ -98,7 +98,7 @@ export function compileDatasets(content: Content, asOf: string): BundleData {
         id: t.technology,
         name: t.name,
         kind: t.kind,
-        aliases: [...t.aliases].sort(),
+        aliases: [...new Set(t.aliases)].filter((a) => a !== t.technology).sort(),
         traps: t.traps.length,
       })),
     },
@@ -120,6 +120,11 @@ export function compileDatasets(content: Content, asOf: string): BundleData {
       freshness: freshness(content.pricingRows, asOf),
     },
     changes: { corrections },
-    traps: { technologies: content.traps },
+    traps: {
+      technologies: content.traps.map((t) => ({
+        ...t,
+        aliases: [...new Set(t.aliases)].filter((a) => a !== t.technology).sort(),
+      })),
+    },
   }
 }

@@ -3,10 +3,12 @@
  * most severe first, each with one line saying why it is here; the rest follow as one-line "also
  * consider" entries, so nothing that applies is lost, only moved down.
  *
- * Severity: a trap's own (irreversible > outage > degraded); a gate that blocks counts as
- * irreversible, a gate that defers as outage; a rule, which is advice, as degraded. At the same
- * level an item that applies outright comes before one kept only by an unanswered fact, then a
- * trap (the named technology's own mechanism) before a gate before a rule, then the content order.
+ * Order: first what is known to apply (every condition answered) before what an unanswered fact
+ * only keeps open, since a question the agent can answer is no reason to crowd out a known harm;
+ * within each, most severe first: a trap's own severity (irreversible > outage > degraded), a gate
+ * that blocks as irreversible, a gate that defers as outage, a rule (advice) as degraded. At the
+ * same level a trap (the named technology's own mechanism) comes before a gate before a rule, then
+ * the content order.
  */
 import type { PublishedGate, PublishedRule } from '../../schema/datasets.js'
 import { LIMIT_DEFAULT, LIMIT_MAX } from '../../schema/routes.js'
@@ -30,7 +32,8 @@ export interface RankedItem {
 
 const KIND_ORDER: Record<RankedKind, number> = { trap: 0, gate: 1, rule: 2 }
 const levelOrder = (s: Severity) => SEVERITIES.indexOf(s)
-const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim()
+/** One line without its closing full stop, so a sentence can follow it. */
+const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim().replace(/\.+$/, '')
 
 /** Reads `limit`: absent is the default; anything but a whole number from 1 to LIMIT_MAX is refused. */
 export function readLimit(raw: string | undefined): { limit: number; given: boolean } | { detail: string } {
@@ -73,7 +76,7 @@ function trapCandidate(t: SelectedTrap, order: number): Candidate {
     title: oneLine(t.trap),
     level: t.severity,
     actions: t.brought_by,
-    why: `${t.severity}: a known trap of ${t.asked_as.join(', ') || t.technology}${change}${holds}; run its probe first`,
+    why: `a known trap of ${t.asked_as.join(', ') || t.technology}${change}${holds}; run its probe first`,
     held: true,
     order,
   }
@@ -136,8 +139,8 @@ export function rank(
   const unique = candidates
     .sort(
       (a, b) =>
-        levelOrder(a.level) - levelOrder(b.level) ||
         Number(b.held) - Number(a.held) ||
+        levelOrder(a.level) - levelOrder(b.level) ||
         KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||
         a.order - b.order,
     )
