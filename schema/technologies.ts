@@ -78,8 +78,10 @@ export function resolveTechnologies(
 ): ResolvedTechnology[] {
   const byName = new Map<string, string>()
   for (const t of covered) for (const n of [t.id, ...t.aliases]) byName.set(n, t.id)
-  // A name written with dots or underscores (node.js, google_pubsub) is found by its hyphenated form.
-  const found = (name: string) => byName.get(name) ?? byName.get(name.replace(/[._+]+/g, '-'))
+  // A name written with dots or underscores is found by its hyphenated form (google_pubsub is
+  // google-pubsub) or with the separator left out (node.js is nodejs).
+  const found = (name: string) =>
+    byName.get(name) ?? byName.get(name.replace(/[._+]+/g, '-')) ?? byName.get(name.replace(/[._+]+/g, ''))
   return asked.map((a) => {
     const id = found(a.name)
     return id ? { ...a, id } : a
