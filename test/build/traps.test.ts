@@ -1,0 +1,214 @@
+/**
+ * Issue 43, item 2 at build time: trap files (content/traps/<technology>.yaml) are held to their
+ * format with a clear report, counted apart from the inventory, listed in the free catalogue, and
+ * each trap is kept by a scenario: asking with its technology and first action returns it. Item 3:
+ * every scenario's answer, ranked and cut at the limit, still holds each item it demands, in full
+ * or as an "also consider" line.
+ */
+import { readdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { stringify } from 'yaml'
+import { trapScenarioIssues } from '../../build/checks/trap-scenarios.js'
+import { collect } from '../../build/stages/collect.js'
+import { compileDatasets } from '../../build/stages/datasets.js'
+import type { BuildIssue } from '../../build/stages/issues.js'
+import { validate } from '../../build/stages/validate.js'
+import { PREPARE } from '../../gateway/datasets/answers.js'
+import { LIMIT_DEFAULT } from '../../schema/routes.js'
+import type { TrapFile } from '../../schema/traps.js'
+import { buildFailure, copyOfContent } from '../support/content-copy.js'
+
+const issues: BuildIssue[] = []
+const content = validate(await collect('content', issues), undefined, issues)
+const data = compileDatasets(content, '2026-11-27')
+
+interface Line {
+  kind: string
+  id: string
+}
+interface Ranked {
+  checklist: { id: string }[]
+  rules?: { id: string }[]
+  traps?: { id: string }[]
+  ranked: Line[]
+  also_consider: Line[]
+}
+
+const checklist = (filters: Record<string, string>) => {
+  const prepared = PREPARE.checklist?.(data, filters, 0)
+  if (!prepared?.ok) throw new Error(`refused ${JSON.stringify(filters)}`)
+  return prepared.payload() as Ranked
+}
+
+/** A trap file that passes every check, to break one field at a time. */
+const validFile = (technology: string, id = `${technology}-example-trap`): TrapFile => ({
+  technology,
+  name: technology,
+  kind: 'database',
+  aliases: [],
+  traps: [
+    {
+      id,
+      actions: ['deploy'],
+      severity: 'outage',
+      trap: 'What breaks.',
+      probe: 'SELECT 1;',
+      stop_if: 'any row',
+      safe_path: 'Do the other thing.',
+      source_url: 'https://example.org/docs',
+      quote: 'A sentence from the page.',
+      read_on: '2026-11-27',
+    },
+  ],
+})
+
+describe('trap files', () => {
+  it('behavior: the real content builds, with traps counted apart from the inventory', async () => {
+    expect(issues).toEqual([])
+    const files = (await readdir('content/traps')).filter((f) => f.endsWith('.yaml'))
+    expect(content.traps.length).toBe(files.length)
+    expect(content.traps.length).toBeGreaterThan(0)
+    const inventory = data.catalogue.inventory
+    expect([inventory.free, inventory.paid, inventory.playbooks, inventory.checklistItems]).toEqual([
+      2, 24, 2, 34,
+    ])
+  })
+
+  it('behavior: the free catalogue lists each technology covered: id, name, kind, aliases and trap count', () => {
+    expect(data.catalogue.technologies.map((t) => t.id)).toEqual(content.traps.map((t) => t.technology))
+    for (const file of content.traps) {
+      const listed = data.catalogue.technologies.find((t) => t.id === file.technology)
+      expect(listed).toEqual({
+        id: file.technology,
+        name: file.name,
+        kind: file.kind,
+        aliases: [...new Set(file.aliases)].filter((a) => a !== file.technology).sort(),
+        traps: file.traps.length,
+      })
+    }
+  })
+
+  it('behavior: each trap is returned when asked with its technology and first action', () => {
+    expect(trapScenarioIssues(data)).toEqual([])
+    for (const file of content.traps)
+      for (const trap of file.traps) {
+        const answer = checklist({ technologies: file.technology, action: trap.actions[0] as string })
+        const lines = [...answer.ranked, ...answer.also_consider]
+        expect(
+          lines.some((l) => l.kind === 'trap' && l.id === trap.id),
+          trap.id,
+        ).toBe(true)
+      }
+  })
+
+  it('error: a trap the asking cannot reach fails the scenario check, naming the file and the question', () => {
+    const [first] = data.traps.technologies
+    if (!first) throw new Error('no trap file')
+    // An id written in capitals can never be asked for (names are read in lower case).
+    const unreachable = {
+      ...data,
+      traps: { technologies: [{ ...first, technology: first.technology.toUpperCase() }] },
+    }
+    const found = trapScenarioIssues(unreachable)
+    expect(found).toHaveLength(first.traps.length)
+    expect(found[0]?.file).toBe(`traps/${first.technology.toUpperCase()}.yaml`)
+    expect(found[0]?.problem).toContain(`does not return ${first.traps[0]?.id}`)
+  })
+
+  it('error: every broken rule of the format is reported by file and field, in one report', async () => {
+    const dir = await copyOfContent()
+    const write = (name: string, file: unknown) =>
+      writeFile(join(dir, 'traps', `${name}.yaml`), stringify(file))
+    const good = validFile('alpha-db')
+    await write('alpha-db', { ...good, aliases: ['shared-name'] })
+    await write('beta-db', {
+      ...validFile('beta-db', 'alpha-db-example-trap'),
+      aliases: ['shared-name'],
+    })
+    const broken = validFile('gamma-db')
+    const [trap] = broken.traps
+    if (!trap) throw new Error('no trap')
+    await write('gamma-db', {
+      ...broken,
+      traps: [
+        { ...trap, actions: ['deploy', 'teleport'], source_url: 'http://example.org/', quote: '' },
+        { ...trap, id: 'gamma-db-second', versions: 'soon' },
+      ],
+    })
+    const { probe: _, ...withoutProbe } = trap
+    await write('delta-db', { ...validFile('delta-db'), traps: [withoutProbe] })
+    await write('wrong-name', validFile('epsilon-db'))
+    const report = await buildFailure(dir)
+    for (const expected of [
+      'traps/beta-db.yaml',
+      'traps.0.id: "alpha-db-example-trap" does not start with the technology',
+      '"alpha-db-example-trap" is also a trap of traps/alpha-db.yaml',
+      'aliases.0: "shared-name" already names the technology of traps/alpha-db.yaml',
+      'traps/gamma-db.yaml',
+      'traps.0.actions.1',
+      'traps.0.source_url',
+      'traps.0.quote',
+      'traps/delta-db.yaml',
+      'traps.0.probe',
+      'traps/wrong-name.yaml',
+      'technology "epsilon-db" differs from the file name',
+    ])
+      expect(report).toContain(expected)
+  })
+
+  it('error: a version range the answers cannot read is a build error naming it', async () => {
+    const dir = await copyOfContent()
+    const file = validFile('zeta-db')
+    const [trap] = file.traps
+    if (!trap) throw new Error('no trap')
+    await writeFile(
+      join(dir, 'traps', 'zeta-db.yaml'),
+      stringify({ ...file, traps: [{ ...trap, versions: '>= 17, < 16' }] }),
+    )
+    const report = await buildFailure(dir)
+    expect(report).toContain('traps/zeta-db.yaml')
+    expect(report).toContain('traps.0.versions: ">= 17, < 16" admits no version')
+  })
+})
+
+describe('short and ranked answers keep what the scenarios demand', () => {
+  it(`behavior: every scenario's ranked answer holds its demanded gates and rules, in full or as also consider, at most ${LIMIT_DEFAULT} in full`, () => {
+    expect(content.scenarios.length).toBeGreaterThan(0)
+    for (const s of content.scenarios) {
+      const situation = {
+        action: [s.action].flat().join(','),
+        ...Object.fromEntries(Object.entries(s.facts).map(([k, v]) => [k, String(v)])),
+      }
+      // No gate applies (a 404, nothing sold): the rules alone are the answer.
+      const both = PREPARE.checklist?.(data, { ...situation, include: 'rules' }, 0)
+      const prepared = both?.ok ? both : PREPARE.lessons?.(data, situation, 0)
+      if (!prepared?.ok) throw new Error(`${s.id}: refused`)
+      const answer = { checklist: [], ...(prepared.payload() as Partial<Ranked>) } as Ranked
+      expect(answer.ranked.length, s.id).toBeLessThanOrEqual(LIMIT_DEFAULT)
+      const inFull = answer.checklist.length + (answer.rules?.length ?? 0) + (answer.traps?.length ?? 0)
+      expect(inFull, s.id).toBe(answer.ranked.length)
+      const held = (kind: string) => [
+        ...answer.ranked.filter((l) => l.kind === kind).map((l) => l.id),
+        ...answer.also_consider.filter((l) => l.kind === kind).map((l) => l.id),
+      ]
+      for (const id of s.must_apply.gates) expect(held('gate'), `${s.id}: ${id}`).toContain(id)
+      for (const id of s.must_apply.rules) expect(held('rule'), `${s.id}: ${id}`).toContain(id)
+      // Each item once, however many actions brought it.
+      const all = [...answer.ranked, ...answer.also_consider].map((l) => `${l.kind}:${l.id}`)
+      expect(new Set(all).size, s.id).toBe(all.length)
+    }
+  })
+
+  it('behavior: limit raises the items in full, and the rest stay as also consider', () => {
+    const asked = { action: 'deploy,schema-change', stateful: 'true', include: 'rules' }
+    const short = checklist(asked)
+    const long = checklist({ ...asked, limit: '20' })
+    const total = short.ranked.length + short.also_consider.length
+    expect(total).toBeGreaterThan(LIMIT_DEFAULT)
+    expect(short.ranked).toHaveLength(LIMIT_DEFAULT)
+    expect(long.ranked).toHaveLength(Math.min(20, total))
+    expect(long.ranked.slice(0, LIMIT_DEFAULT)).toEqual(short.ranked)
+    expect([...long.ranked, ...long.also_consider]).toEqual([...short.ranked, ...short.also_consider])
+  })
+})
