@@ -408,6 +408,16 @@ function trapSection(traps: readonly TrapItem[] | undefined): string[] {
   ]
 }
 
+/** The rules in the order they rank (most severe first), when the answer was ranked. */
+function inRankOrder(rules: readonly PublishedRule[], ranked: readonly RankedLine[] | undefined) {
+  if (!ranked?.length) return rules
+  const place = (id: string) => {
+    const i = ranked.findIndex((r) => r.kind === 'rule' && r.id === id)
+    return i < 0 ? ranked.length : i
+  }
+  return [...rules].sort((a, b) => place(a.id) - place(b.id))
+}
+
 /** Everything else that applies, one line each: not dropped, only ranked below the limit. */
 function alsoConsider(items: readonly RankedLine[] | undefined): string[] {
   if (!items?.length) return []
@@ -488,7 +498,7 @@ export function rulesMarkdown(format: MarkdownFormat, a: RulesAnswer, origin: Or
       ],
       body: [
         ...trapSection(a.traps),
-        ...a.rules.flatMap((r) => ruleLines(r, contextOf(a))),
+        ...inRankOrder(a.rules, a.ranked).flatMap((r) => ruleLines(r, contextOf(a))),
         ...alsoConsider(a.also_consider),
       ],
     },

@@ -59,19 +59,6 @@ export interface RankedAnswer extends Ranked {
   uncovered: string[]
 }
 
-/** The items of one kind kept in full, in the order they rank. */
-function inRankOrder<T extends { id: string }>(
-  items: readonly T[],
-  ranked: Ranked,
-  kind: 'gate' | 'rule',
-): T[] {
-  const byId = new Map(items.map((i) => [i.id, i]))
-  return ranked.ranked.flatMap((r) => {
-    const item = r.kind === kind ? byId.get(r.id) : undefined
-    return item ? [item] : []
-  })
-}
-
 /** The traps for the actions asked, then every item ranked and cut at the limit. */
 export function rankedAnswer(
   data: BundleData,
@@ -93,8 +80,9 @@ export function rankedAnswer(
   return {
     ...ranked,
     traps: traps.filter((x) => ranked.kept.traps.has(x.id)),
-    gates: inRankOrder(items.gates, ranked, 'gate'),
-    rules: inRankOrder(items.rules, ranked, 'rule'),
+    // In the content's order, as always; `ranked` gives the order of importance.
+    gates: items.gates.filter((g) => ranked.kept.gates.has(g.id)),
+    rules: items.rules.filter((r) => ranked.kept.rules.has(r.id)),
     because,
     ...(selection ? { echo: selection.echo } : {}),
     uncovered: selection?.uncovered ?? [],
