@@ -200,6 +200,7 @@ function situationLines(catalogue: Catalogue, urls: ServiceUrls): string[] {
       'A change that is several actions (a database engine upgrade)',
       'name every action, joined by commas or repeated (action=a&action=b); the answer is the union, each item naming the actions that brought it, and the order never changes what you pay for. Over MCP: "action":["dependency-upgrade","schema-change"]. The free /v1/catalogue lists common changes (engine upgrade, node-pool upgrade, flag flip, CDN rule, TTL cut, failover drill, deletion past retention, leaked credential, hotfix in an incident) with the actions and facts that fit each',
     ),
+    `Traps on file: ${catalogue.technologies.reduce((n, t) => n + t.traps, 0)} over ${catalogue.technologies.length} technologies (the free /v1/catalogue technologies lists each, with its aliases), counted apart from the rules, playbooks and gates.`,
     link(
       `/v1/fde-preship-checklist?${TECHNOLOGIES_EXAMPLE}`,
       'Traps of the technologies you change',
@@ -234,8 +235,6 @@ export function llmsTxt(
     '# Rules and Pricing-Index Service',
     '',
     `> ${DESCRIPTION}`,
-    '',
-    `Traps: ${catalogue.technologies.reduce((n, t) => n + t.traps, 0)} over ${catalogue.technologies.length} technologies (the free /v1/catalogue technologies lists each, with its aliases), counted apart from the inventory below.`,
     '',
     `Inventory: ${inventory.total} rules (${inventory.free} free foundational, ${inventory.paid} paid), ${inventory.playbooks} playbooks and ${inventory.checklistItems} pre-ship gates over ${inventory.phases.length} phases; topics: ${topicsExample(catalogue).join(', ')}.`,
     '',

@@ -5,19 +5,23 @@
  * every scenario's answer, ranked and cut at the limit, still holds each item it demands, in full
  * or as an "also consider" line.
  */
-import { readdir, writeFile } from 'node:fs/promises'
+import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { stringify } from 'yaml'
+import { OPENAPI_MAX_BYTES } from '../../build/checks/check-openapi.js'
 import { trapScenarioIssues } from '../../build/checks/trap-scenarios.js'
+import { build } from '../../build/index.js'
 import { collect } from '../../build/stages/collect.js'
 import { compileDatasets } from '../../build/stages/datasets.js'
+import { TECHNOLOGIES_EXAMPLE } from '../../build/stages/discovery.js'
 import type { BuildIssue } from '../../build/stages/issues.js'
 import { validate } from '../../build/stages/validate.js'
 import { PREPARE } from '../../gateway/datasets/answers.js'
-import { LIMIT_DEFAULT } from '../../schema/routes.js'
+import { LOCAL_URLS } from '../../schema/config.js'
+import { LIMIT_DEFAULT, LIMIT_MAX } from '../../schema/routes.js'
 import type { TrapFile } from '../../schema/traps.js'
-import { buildFailure, copyOfContent } from '../support/content-copy.js'
+import { buildFailure, copyOfContent, tempDir } from '../support/content-copy.js'
 
 const issues: BuildIssue[] = []
 const content = validate(await collect('content', issues), undefined, issues)
@@ -210,5 +214,34 @@ describe('short and ranked answers keep what the scenarios demand', () => {
     expect(long.ranked).toHaveLength(Math.min(20, total))
     expect(long.ranked.slice(0, LIMIT_DEFAULT)).toEqual(short.ranked)
     expect([...long.ranked, ...long.also_consider]).toEqual([...short.ranked, ...short.also_consider])
+  })
+})
+
+describe('asking with technologies is documented where agents and people read', () => {
+  it('behavior: llms.txt and the README show the example, and openapi.json documents both parameters within its cap', async () => {
+    expect(TECHNOLOGIES_EXAMPLE).toBe('technologies=postgresql@16,pgbouncer&action=dependency-upgrade')
+    const { files } = await build({ contentDir: 'content', outDir: await tempDir(), urls: LOCAL_URLS })
+    expect(files.get('public/llms.txt')).toContain(`/v1/fde-preship-checklist?${TECHNOLOGIES_EXAMPLE}`)
+    const readme = await readFile('README.md', 'utf8')
+    const section = readme.slice(readme.indexOf('## Asking with technologies'))
+    expect(section.length).toBeLessThan(readme.length)
+    expect(section.slice(0, 3000)).toContain(TECHNOLOGIES_EXAMPLE)
+    const text = files.get('public/openapi.json') as string
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(OPENAPI_MAX_BYTES)
+    const api = JSON.parse(text)
+    expect(api.components.parameters.technologies.schema.type).toBe('array')
+    expect(api.components.parameters.limit.schema).toEqual({
+      type: 'integer',
+      minimum: 1,
+      maximum: LIMIT_MAX,
+    })
+    for (const path of ['/v1/fde-preship-checklist', '/v1/fde-lessons'])
+      for (const name of ['technologies', 'limit'])
+        expect(api.paths[path].get.parameters, `${path} ${name}`).toContainEqual({
+          $ref: `#/components/parameters/${name}`,
+        })
+    expect(api.paths['/v1/fde-lessons/preview'].get.parameters).toContainEqual({
+      $ref: '#/components/parameters/technologies',
+    })
   })
 })
