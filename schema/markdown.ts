@@ -530,7 +530,13 @@ export function playbooksMarkdown(format: MarkdownFormat, a: PlaybooksAnswer, or
  * this service and with which facts, how to read a situated answer, and the foundational rules,
  * which hold for every production change.
  */
-export function standingMarkdown(format: MarkdownFormat, data: BundleData, origin: Origin): string {
+export function standingMarkdown(
+  format: MarkdownFormat,
+  data: BundleData,
+  origin: Origin,
+  /** Asked with `technologies`: the traps on file for them, one line each, and the names with none. */
+  asked?: Pick<Situated, 'technologies' | 'ranked'>,
+): string {
   const { catalogue } = data
   const rules = data.preview.rules
   const ask = 'GET /v1/fde-preship-checklist?action=<action>&<fact>=<answer>&...&include=rules&format=skill'
@@ -550,6 +556,7 @@ export function standingMarkdown(format: MarkdownFormat, data: BundleData, origi
         `- Ask for that one change, with its action and the facts you can answer: \`${ask}\` (or the MCP tool fde_preship_checklist with the same arguments). One payment buys the gates and the rules that apply, foundational ones included.`,
         '- Save the answer as a skill for that task (`.claude/skills/<name>/SKILL.md`, `.agents/skills/<name>/SKILL.md`), never here: it is bound to its situation. Ask again for the next change.',
         '- A change that is several actions names them all (`action=dependency-upgrade,schema-change`); the answer is their union.',
+        `- Name the technologies it touches too (\`technologies=postgresql@16,pgbouncer\`, ids or aliases from /v1/catalogue, ${catalogue.technologies.length} covered): their known traps come with a read-only probe to run first and the safe path; a name with none on file is said so.`,
         `- Actions: ${catalogue.actions.map((a) => `\`${a.action}\``).join(', ')} (the free /v1/catalogue says what each covers).`,
         ...(catalogue.changes.length
           ? [
@@ -582,6 +589,17 @@ export function standingMarkdown(format: MarkdownFormat, data: BundleData, origi
         '- "Worked out for this situation" turns a share into a count for your answered facts; "In an emergency" is the path to take when the change restores service now.',
         '- A revert to the last known-good state is never held back by any gate or rule. A playbook that fits the situation is named with where to get its steps.',
         '',
+        ...(asked?.technologies
+          ? [
+              `## Traps on file for ${asked.technologies.asked} (${asked.ranked?.length ?? 0})`,
+              '',
+              ...asked.technologies.notes.map((n) => `- ${n[0]?.toUpperCase()}${n.slice(1)}.`),
+              ...(asked.ranked ?? []).map((r) => `- \`${r.id}\` (${r.level}): ${line(r.title)}.`),
+              '',
+              'Their probes, stop conditions and safe paths come with the checklist for the change (technologies and action).',
+              '',
+            ]
+          : []),
         `## Foundational rules (${rules.length}), for every production change`,
         '',
         ...rules.flatMap((r) => ruleLines(r, { revert: false, emergency: true })),

@@ -210,7 +210,8 @@ export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: n
   // The free foundational rules; as Markdown, the standing instructions an agent keeps (AGENTS.md).
   preview: inFormat(
     'preview',
-    (format, _answer, origin, data) => standingMarkdown(format, data, origin),
+    (format, answer, origin, data) =>
+      standingMarkdown(format, data, origin, answer as Parameters<typeof standingMarkdown>[3]),
     (data, f) => {
       const rules = byTopic('rules', data.preview.rules, f.topic, 'foundational rule')
       if (!rules.ok || f.technologies === undefined) return rules

@@ -176,6 +176,28 @@ describe('trap files', () => {
   })
 })
 
+describe('the free standing instructions with technologies', () => {
+  it('behavior: as agents-md, the preview lists the traps on file for the names asked, and says which have none', () => {
+    const [file] = content.traps
+    if (!file) throw new Error('no trap file')
+    const prepared = PREPARE.preview?.(
+      data,
+      { technologies: `${file.technology},no-such-thing`, format: 'agents-md' },
+      0,
+    )
+    if (!prepared?.ok) throw new Error('refused')
+    const text = prepared.markdown?.() ?? ''
+    const names = [file.technology, 'no-such-thing'].sort().join(',')
+    expect(text).toContain(`## Traps on file for ${names} (${file.traps.length})`)
+    expect(text).toContain('- No traps on file for no-such-thing.')
+    for (const trap of file.traps) expect(text).toContain(`- \`${trap.id}\` (${trap.severity}): `)
+    // The paid part stays paid.
+    for (const trap of file.traps) expect(text).not.toContain(trap.probe.trim())
+    const plain = PREPARE.preview?.(data, { format: 'agents-md' }, 0)
+    expect(plain?.ok && plain.markdown?.()).not.toContain('## Traps on file')
+  })
+})
+
 describe('short and ranked answers keep what the scenarios demand', () => {
   it(`behavior: every scenario's ranked answer holds its demanded gates and rules, in full or as also consider, at most ${LIMIT_DEFAULT} in full`, () => {
     expect(content.scenarios.length).toBeGreaterThan(0)
