@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { stringify } from 'yaml'
 import { OPENAPI_MAX_BYTES } from '../../build/checks/check-openapi.js'
+import { rankedScenarioIssues } from '../../build/checks/ranked-scenarios.js'
 import { trapScenarioIssues } from '../../build/checks/trap-scenarios.js'
 import { build } from '../../build/index.js'
 import { collect } from '../../build/stages/collect.js'
@@ -224,6 +225,22 @@ describe('short and ranked answers keep what the scenarios demand', () => {
       const all = [...answer.ranked, ...answer.also_consider].map((l) => `${l.kind}:${l.id}`)
       expect(new Set(all).size, s.id).toBe(all.length)
     }
+    // The build holds the same (build/checks/ranked-scenarios.ts).
+    expect(rankedScenarioIssues(data, content.scenarios)).toEqual([])
+  })
+
+  it('error: a scenario demanding an item the ranked answer lacks fails the build check, naming file and item', () => {
+    const [scenario] = content.scenarios
+    if (!scenario) throw new Error('no scenario')
+    const demanding = { ...scenario, must_apply: { gates: ['no-such-gate'], rules: [] } }
+    expect(rankedScenarioIssues(data, [demanding])).toEqual([
+      {
+        file: `scenarios/${scenario.id}.yaml`,
+        field: 'must_apply.gates',
+        problem: 'no-such-gate is neither in the ranked answer nor among its also-consider lines',
+        allowed: 'an answer holding no-such-gate',
+      },
+    ])
   })
 
   it('behavior: limit raises the items in full, and the rest stay as also consider', () => {
