@@ -30,7 +30,13 @@ import { badRequest, notFound, type Problem } from '../http/problem.js'
 import { normaliseQuery } from '../payment/binding.js'
 import type { Filters, Prepared } from './query.js'
 import { LIMIT_MAX, rank } from './ranking.js'
-import { extrasFilters, rankedAnswer, rankedFields, readExtras } from './situated-answer.js'
+import {
+  extrasFilters,
+  rankedAnswer,
+  rankedFields,
+  readExtras,
+  technologiesProblem,
+} from './situated-answer.js'
 import { readAskedTechnologies, selectTraps } from './trap-selection.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -216,8 +222,7 @@ export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: n
       const rules = byTopic('rules', data.preview.rules, f.topic, 'foundational rule')
       if (!rules.ok || f.technologies === undefined) return rules
       const read = readAskedTechnologies(f.technologies, data.traps)
-      if ('parameter' in read)
-        return { ok: false, problem: badRequest(read.detail, { parameter: 'technologies' }) }
+      if ('parameter' in read) return { ok: false, problem: technologiesProblem(read.detail) }
       // Free: which traps are on file for the names, one line each; the probe, stop condition, safe
       // path and source are in the paid situated answers.
       const selection = selectTraps(data.traps, read.resolved, read.normalised, [])

@@ -5,6 +5,7 @@
  * the default). Read before any challenge: a bad value is a 400 naming its parameter.
  */
 import type { BundleData, PublishedGate, PublishedRule } from '../../schema/datasets.js'
+import { routeByName } from '../../schema/routes.js'
 import type { AppliesBecause } from '../../schema/situation.js'
 import type { ResolvedTechnology } from '../../schema/technologies.js'
 import { badRequest, type Problem } from '../http/problem.js'
@@ -36,13 +37,18 @@ export function readExtras(
   const read = readAskedTechnologies(technologies, data.traps)
   if ('parameter' in read)
     return {
-      problem: badRequest(read.detail, {
-        parameter: 'technologies',
-        allowed: 'names from /v1/catalogue technologies (id or alias), each with an optional @version',
-      }),
+      problem: technologiesProblem(read.detail),
     }
   return { technologies: read, limit: l.limit, limitGiven: l.given }
 }
+
+/** A `technologies` value that cannot be read: a 400 naming it, its pattern and what it takes. */
+export const technologiesProblem = (detail: string): Problem =>
+  badRequest(detail, {
+    parameter: 'technologies',
+    pattern: routeByName('checklist').params.find((p) => p.name === 'technologies')?.pattern,
+    allowed: 'names from /v1/catalogue technologies (id or alias), each with an optional @version',
+  })
 
 /** The filters the extras add to the payment binding. */
 export const extrasFilters = (e: Extras): Record<string, string> => ({
