@@ -91,7 +91,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       file: '(configuration)',
       field: 'MCP_REGISTRY_PUBLIC_KEY',
       problem: registryKey.problem,
-      allowed: 'openssl pkey -in key.pem -pubout -outform DER | tail -c 32 | base64 (README, "MCP Registry")',
+      allowed:
+        'openssl pkey -in key.pem -pubout -outform DER | tail -c 32 | base64 (scripts/deploy/README.md, "MCP Registry")',
     })
   const registry = registryKey?.record ? registryListing(options.urls) : undefined
   const entry = serverJson(options.urls)

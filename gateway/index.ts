@@ -180,11 +180,13 @@ for (const route of ROUTES) {
   if (route.method === 'GET') router.head(route.path, handler)
 }
 // The operator's list of wallet payments owed back (a secret bearer; otherwise a 404 like any path).
-router.get(WALLET_OWED_PATH, (req: IRequest, env: Env) => {
+const walletOwed = (req: IRequest, env: Env) => {
   const config = paymentConfig(env)
   if (!config.ok) return notConfigured(config.problems)
   return walletOwedRoute(req as unknown as Request, env, config.config)
-})
+}
+router.get(WALLET_OWED_PATH, walletOwed)
+router.post(WALLET_OWED_PATH, walletOwed)
 // Same path, other method: 405 naming the allowed ones.
 router.all('*', (req: IRequest) => {
   const path = new URL(req.url).pathname

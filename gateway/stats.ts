@@ -20,7 +20,7 @@ let flushScheduled = false
  * Counts one hit in memory: no storage write and no subrequest per request. The first hit of a
  * batch schedules its flush after HIT_FLUSH_MS (kept alive by waitUntil, so hits arrive also when
  * traffic stops); a full batch leaves at once. An isolate evicted before its flush loses the hits
- * of at most one interval (or HIT_FLUSH_COUNT), the bound README.md and the stats note state.
+ * of at most one interval (or HIT_FLUSH_COUNT), the bound gateway/submissions/README.md and the stats note state.
  */
 export function countHit(
   ctx: ExecutionContext,

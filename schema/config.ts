@@ -1,7 +1,7 @@
 /**
  * Service addresses ({base_url}, {site_url}, {register_url} in schema/CONTRACT.md) and the corrections contact,
  * with their local defaults. The build writes them into discovery documents and the pricing page;
- * the gateway reads the addresses from its vars. A deployment sets all four (README, "Deploying").
+ * the gateway reads the addresses from its vars. A deployment sets all four (scripts/deploy/README.md, "Deploying").
  */
 export interface ServiceUrls {
   base_url: string

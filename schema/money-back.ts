@@ -1,6 +1,6 @@
 /**
  * What a buyer is promised about its money, in numbers and in one text that every document
- * renders (llms.txt, openapi.json, README points here). The gateway's ledger and reconciler take
+ * renders (llms.txt, openapi.json, gateway/payment/README.md points here). The gateway's ledger and reconciler take
  * their times from here, and a test checks the Cron Trigger in gateway/wrangler.jsonc against it.
  */
 

@@ -53,7 +53,7 @@ export type PricingIndexDescriptor = z.infer<typeof PricingIndexDescriptor>
  */
 export const REREAD_PERIOD_DAYS = 31
 
-/** What the paid JSON adds over the free page; said in the descriptor, on the page and in README. */
+/** What the paid JSON adds over the free page; said in the descriptor, on the page and in content/pricing/README.md. */
 export const PAID_ADDS =
   "The free page holds every row, quote and note and the full corrections log. The paid JSON adds: each unit price converted exactly into the other units it converts to (per hour and per minute; a pack of N sessions and one session), and category medians on those converted units; each row's own price history from the corrections log; the date the vendor page states, as a date (YYYY-MM-DD, or YYYY-MM when the page names only a month); the date each price is as of (the page's own date, else the stored copy's capture date, else unknown) and where that date came from; for model APIs, each listed model's input and output price per 1M tokens, converted exactly; per-minute voice prices grouped by what the minute includes, with the prices left out of every group and why; and each row's days since it was read and whether it is due for re-read (counted from the price's date where known)."
 

@@ -1,7 +1,7 @@
 /**
  * What a refused client may do next: the `retryable` member of every refusal's problem body (402,
  * 409, 429, 503, over HTTP and in the MCP problem), stated once for the gateway, openapi.json,
- * llms.txt and the README. Three answers, because an agent must tell "pay again" from "ask again
+ * llms.txt and gateway/payment/README.md. Three answers, because an agent must tell "pay again" from "ask again
  * with what you have" from "stop": mixing up the first two is how one answer gets paid for twice.
  */
 

@@ -26,7 +26,7 @@ import {
 } from '../../schema/routes.js'
 import { TECHNOLOGIES_MAX } from '../../schema/technologies.js'
 import { VERSION_POLICY_TITLE, versionPolicyText } from '../../schema/version-policy.js'
-import { WALLET_PAYMENT_HOW_TO, WALLET_REFUND_POLICY } from '../../schema/wallet-payment.js'
+import { WALLET_PAYMENT_HOW_TO, walletRefundPolicy } from '../../schema/wallet-payment.js'
 import { PUBLISHER_META_KEY, REGISTRY_API, registryName } from './registry.js'
 
 export const DESCRIPTION =
@@ -263,7 +263,7 @@ export function llmsTxt(
     `Paying: every paid call costs ${PRICE.display}. Call it unpaid, get 402 with a WWW-Authenticate: Payment challenge (method stripe, intent charge, amount ${PRICE.amount}, currency ${PRICE.currency}), pay it, repeat the same call with Authorization: Payment <credential>. The 200 carries a Payment-Receipt header. Malformed parameters answer 400 and empty filters 404, both before any challenge, so they are never charged.`,
     `Payment token: ${PAYMENT_TOKEN_HOW_TO}`,
     `Paying with a wallet key: ${WALLET_PAYMENT_HOW_TO}`,
-    `Wallet payments and refunds: ${WALLET_REFUND_POLICY}`,
+    `Wallet payments and refunds: ${walletRefundPolicy(urls.contact)}`,
     `Receipts: ${RECEIPT_POLICY}`,
     `Your money: ${MONEY_BACK_POLICY}`,
     `Refusals: ${RETRYABLE_POLICY}`,

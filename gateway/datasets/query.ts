@@ -33,7 +33,8 @@ export function checkParams(
     const param = route.params.find((p) => p.name === name)
     // A situation route reads facts by name from the content; prepare() checks each one.
     if (!param && route.situation && FACT_NAME.test(name)) {
-      if (filters[name] !== undefined)
+      // Own properties only: a fact named like an Object member ("constructor") is just a name.
+      if (Object.hasOwn(filters, name))
         return badRequest(`fact "${name}" is given more than once`, { parameter: name })
       filters[name] = value
       continue

@@ -15,10 +15,13 @@ function ranges(accept: string): MediaRange[] {
     if (!range) return []
     let q = 1
     for (const param of params) {
-      const match = /^q\s*=\s*([0-9.]+)$/.exec(param)
-      if (match) q = Math.min(1, Number(match[1]))
+      if (!/^q\s*=/.test(param)) continue
+      // RFC 9110 qvalue: 0 to 1 with at most three decimals; a range with any other q is ignored.
+      const match = /^q\s*=\s*(0(\.\d{0,3})?|1(\.0{0,3})?)$/.exec(param)
+      if (!match) return []
+      q = Number(match[1])
     }
-    return [{ type: range, q: Number.isFinite(q) ? q : 0 }]
+    return [{ type: range, q }]
   })
 }
 

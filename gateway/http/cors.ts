@@ -18,8 +18,8 @@ export const CORS_HEADERS: Record<string, string> = {
     'WWW-Authenticate, Payment-Receipt, PAYMENT-REQUIRED, PAYMENT-RESPONSE, Retry-After, ETag, Content-Digest, Deprecation, Sunset, Link, Mcp-Protocol-Version',
 }
 
-/** Paths no browser page may call across origins. */
-const SAME_ORIGIN_ONLY = new Set(['/v1/pricing/submit'])
+/** Paths no browser page may call across origins (the operator's list is for a command, never a page). */
+const SAME_ORIGIN_ONLY = new Set(['/v1/pricing/submit', '/v1/operator/wallet-owed'])
 const crossOriginAllowed = (url: string) => !SAME_ORIGIN_ONLY.has(new URL(url).pathname)
 
 export function preflight(request: Request): Response {

@@ -16,6 +16,7 @@ import { ipPrefix } from '../http/ip-prefix.js'
 import { sha256Hex } from '../sha256-hex.js'
 import type { AttemptLimiter } from './attempt-limiter.js'
 import type { AttemptGate } from './charge.js'
+import { METHOD as CARD_METHOD } from './charge.js'
 import { type Budget, FAILED_PAYMENTS_PER_MINUTE, UNFINISHED_PAYMENTS_PER_HOUR } from './failure-window.js'
 
 export interface LimitVars {
@@ -45,7 +46,12 @@ const budget = (value: string | undefined, fallback: number, windowMs: number, s
 /** The whole processor account's budget and the one object that keeps it. */
 const accountBudget = (vars: LimitVars) =>
   budget(vars.ACCOUNT_UNFINISHED_PAYMENTS_PER_HOUR, ACCOUNT_UNFINISHED_PAYMENTS_PER_HOUR, HOUR)
-const accountObject = (ns: DurableObjectNamespace<AttemptLimiter>) => ns.get(ns.idFromName(ACCOUNT))
+/**
+ * The card's account object keeps its first name (the reconciler reads its backlog); every other
+ * method has its own beside it, so one rail's unfinished payments never hold up another's buyers.
+ */
+const accountObject = (ns: DurableObjectNamespace<AttemptLimiter>, method = CARD_METHOD) =>
+  ns.get(ns.idFromName(method === CARD_METHOD ? ACCOUNT : `${ACCOUNT}:${method}`))
 
 /** The account's unfinished intents in the last hour, and its bound (the reconciler's metric). */
 export async function accountBacklog(ns: DurableObjectNamespace<AttemptLimiter>, vars: LimitVars) {
@@ -64,7 +70,7 @@ export async function attemptGate(
   // An IPv6 client key is its /64 ("…::/64"); its /48 is a budget of its own.
   const site = client.endsWith('::/64') ? ipPrefix(client.slice(0, -3), 32, 48) : null
   const siteObject = site ? await named(site) : undefined
-  const account = accountObject(ns)
+  let account = accountObject(ns)
   const refused = budget(vars.FAILED_PAYMENTS_PER_MINUTE, FAILED_PAYMENTS_PER_MINUTE, 60_000)
   // An IPv4 address is often shared (NAT): room for a neighbour.
   const mine = budget(
@@ -82,14 +88,18 @@ export async function attemptGate(
   const all = accountBudget(vars)
   // A claim's place is held as long as its processor call may take (two tries of the card's token
   // form), and a margin: after that it lapses, so a request that died cannot keep it.
-  const holdMs = 2 * Number(vars.PROCESSOR_TIMEOUT_MS ?? PROCESSOR_TIMEOUT_MS) + HOLD_MARGIN_MS
+  const cardHoldMs = 2 * Number(vars.PROCESSOR_TIMEOUT_MS ?? PROCESSOR_TIMEOUT_MS) + HOLD_MARGIN_MS
+  let holdMs = cardHoldMs
   const id = crypto.randomUUID()
   const held: AttemptLimiterStub[] = []
   let busy = false
   return {
     // The client's own place first, its /48's next, the account's last: a client its own budget
     // refuses never takes (even briefly) a place in the account's.
-    reserve: async () => {
+    reserve: async (method, settleBoundMs) => {
+      account = accountObject(ns, method)
+      // A wallet settlement (facilitator and chain calls) may outlast the card's: its place too.
+      holdMs = settleBoundMs === undefined ? cardHoldMs : Math.max(cardHoldMs, settleBoundMs + HOLD_MARGIN_MS)
       const steps: [AttemptLimiterStub | undefined, Record<string, Budget>][] = [
         [own, { refused, unfinished: mine }],
         [siteObject, { unfinished: perSite }],

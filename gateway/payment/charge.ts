@@ -12,6 +12,7 @@ import type { Binding } from './binding.js'
 import { type Challenge, type Offer, verifyEchoedChallenge } from './challenge.js'
 import type { Credential } from './credential.js'
 import type { EvmConfig } from './evm/config.js'
+import { walletSettleBoundMs } from './evm/settle.js'
 import type { PaymentLedger, SettleInput } from './ledger.js'
 import { paymentIdentity } from './payment-identity.js'
 import { type Refusal, refusal } from './problems.js'
@@ -75,8 +76,13 @@ export interface Ledger extends OrphanLedger {
  * knows is never limited, and takes no place); only what a new claim caused at the processor counts.
  */
 export interface AttemptGate {
-  /** Reserves this claim's place under every budget at once: 0, or the seconds to wait (nothing reserved). */
-  reserve(): Promise<number>
+  /**
+   * Reserves this claim's place under every budget at once: 0, or the seconds to wait (nothing
+   * reserved). `method`: each rail has an account bound of its own (a card flood never shuts out a
+   * wallet buyer, nor the reverse). `settleBoundMs`: how long this method's settlement may take,
+   * which the place outlives (the card's processor bound when absent).
+   */
+  reserve(method: string, settleBoundMs?: number): Promise<number>
   /** Counts a payment the processor refused just now (in place of its reserved place). */
   fail(): Promise<void>
   /** Counts a new processor intent that did not complete: refused, waiting, processing (never the processor's own failures). */
@@ -128,7 +134,13 @@ export async function settlePayment(
   let result = await ledger.settle(echoed.id, input)
   try {
     if (!result.ok && result.reason === 'unreserved')
-      result = await ledger.settle(echoed.id, { ...input, limitedForS: await attempts.reserve() })
+      result = await ledger.settle(echoed.id, {
+        ...input,
+        limitedForS: await attempts.reserve(
+          claim.method,
+          claim.wallet ? walletSettleBoundMs(claim.wallet.evm) : undefined,
+        ),
+      })
     return result.ok ? result : { ok: false, refusal: await ledgerRefusal(result, attempts, echoed) }
   } finally {
     await attempts.release()

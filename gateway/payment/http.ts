@@ -52,15 +52,11 @@ export function ledgerOf(env: Env): Ledger {
   }
 }
 
-/** The ledger object that keeps the wallet book (evm/owed.ts). */
-export const walletBookOf = (env: Env) => env.LEDGER.get(env.LEDGER.idFromName('wallet-book'))
-
-/** Claims a payment token (a wallet authorization) in its own ledger object; notes it in the wallet book. */
+/** Claims a payment token (a wallet authorization) in its own ledger object. */
 export function tokenClaimsOf(env: Env): WalletClaims {
   return {
     claim: (token, challengeId, keepUntil) =>
       env.LEDGER.get(env.LEDGER.idFromName(`token:${token}`)).claimToken(challengeId, keepUntil),
-    note: (note) => walletBookOf(env).noteWalletPayment(note),
   }
 }
 

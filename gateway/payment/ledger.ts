@@ -16,8 +16,15 @@
 import { DurableObject } from 'cloudflare:workers'
 import { RESENDS_PER_MINUTE } from '../../schema/config.js'
 import { creationWindow } from './creation-window.js'
-import type { WalletNote } from './evm/owed.js'
-import { type WalletSettlement, walletCharge, walletReconcile } from './evm/settle.js'
+import type { OwedPayment } from './evm/owed.js'
+import {
+  type WalletSettlement,
+  walletCharge,
+  walletOnChain,
+  walletReconcile,
+  walletSettleBoundMs,
+} from './evm/settle.js'
+import { bookDay, dayBookName, LEGACY_DAY, type WalletNote, walletNote } from './evm/wallet-book.js'
 import { type OrphanOutcome, orphanVerdict } from './orphans.js'
 import {
   createPaymentIntent,
@@ -94,6 +101,14 @@ const ANSWER_PART_CHARS = 60_000
 
 export class PaymentLedger extends DurableObject {
   private inflight: { payment: string; result: Promise<SettleResult> } | undefined
+  /** A new claim between its first ask and its reserved one (settle()). */
+  private reserving:
+    | {
+        payment: string
+        result: Promise<SettleResult | undefined>
+        done: (r: SettleResult | undefined) => void
+      }
+    | undefined
   /** Re-sends of the answer, served one at a time (which also makes their count exact). */
   private resending: Promise<unknown> = Promise.resolve()
   /** The kept answer while re-sends of it are queued: read from storage once per burst, not per copy. */
@@ -111,11 +126,46 @@ export class PaymentLedger extends DurableObject {
       return this.inflight.payment === input.payment
         ? this.afterFirstTry(this.inflight.result, input)
         : Promise.resolve(anotherToken(undefined))
+    // A copy of a new claim whose first request is reserving its place is a copy, never a claim.
+    const reserving = this.reserving
+    if (reserving?.payment === input.payment && input.limitedForS === undefined)
+      return this.afterFirstTry(reserving.result, input)
     const result = this.decide(input).finally(() => {
       this.inflight = undefined
     })
     this.inflight = { payment: input.payment, result }
+    if (reserving?.payment === input.payment) {
+      this.reserving = undefined
+      result.then(reserving.done, () => reserving.done(undefined))
+    } else
+      result.then((r) => {
+        if (!r.ok && r.reason === 'unreserved') this.markReserving(input)
+      })
     return result
+  }
+
+  /**
+   * The claim's first request is off reserving its place (a new claim): until it asks again, copies
+   * wait on it as they wait on a settlement. A request that never comes back frees them after the
+   * same bound (they are told to come back, never to pay).
+   */
+  private markReserving(input: SettleInput) {
+    let done: (r: SettleResult | undefined) => void = () => {}
+    const result = new Promise<SettleResult | undefined>((resolve) => {
+      done = resolve
+    })
+    const timer = setTimeout(() => {
+      if (this.reserving?.result === result) this.reserving = undefined
+      done(undefined)
+    }, settleBoundMs(input))
+    this.reserving = {
+      payment: input.payment,
+      result,
+      done: (r) => {
+        clearTimeout(timer)
+        done(r)
+      },
+    }
   }
 
   /**
@@ -123,10 +173,13 @@ export class PaymentLedger extends DurableObject {
    * and retried, or identical requests at once). It waits for that try, a bounded time, and is then
    * answered as a repeat would be; a copy that cannot wait is told to come back (503), never to pay.
    */
-  private async afterFirstTry(first: Promise<SettleResult>, input: SettleInput): Promise<SettleResult> {
+  private async afterFirstTry(
+    first: Promise<SettleResult | undefined>,
+    input: SettleInput,
+  ): Promise<SettleResult> {
     let timer: ReturnType<typeof setTimeout> | undefined
     const bound = new Promise<undefined>((resolve) => {
-      timer = setTimeout(resolve, input.processor.timeoutMs + COPY_WAIT_EXTRA_MS)
+      timer = setTimeout(resolve, settleBoundMs(input) + COPY_WAIT_EXTRA_MS)
     })
     try {
       const settled = await Promise.race([first.catch(() => undefined), bound])
@@ -161,7 +214,7 @@ export class PaymentLedger extends DurableObject {
     if (!answeredUnderKey) return alreadyAccepted(record, input.now)
     // Settled moments ago, its answer not kept yet: the first try's face is building it. Wait (at
     // most as long as a copy waits for a settlement) and take it, rather than build it again.
-    const waitMs = (record.settledAt ?? 0) + input.processor.timeoutMs + COPY_WAIT_EXTRA_MS - Date.now()
+    const waitMs = (record.settledAt ?? 0) + settleBoundMs(input) + COPY_WAIT_EXTRA_MS - Date.now()
     if (waitMs > 0 && (await this.ctx.storage.get<number>('answer:parts')) === undefined) {
       this.kept ??= new Promise((r) => {
         this.answerKept = r
@@ -220,13 +273,21 @@ export class PaymentLedger extends DurableObject {
         state: 'pending',
         firstAttemptAt: input.now,
         expiresAt: input.expiresAt,
+        ...(input.wallet
+          ? { walletNote: walletNote(input.challengeId, input.wallet, input.expiresAt), noted: false }
+          : {}),
       }
       await this.ctx.storage.put('record', claimed)
-      await this.ctx.storage.setAlarm(input.expiresAt + RECORD_RETENTION_MS)
-      const first = input.wallet
-        ? await walletCharge(input.wallet)
-        : await createPaymentIntent(input.processor, input)
-      return this.record(input, claimed, first, true)
+      // A wallet claim that never learns its outcome is filed for the operator when its window closes.
+      await this.ctx.storage.setAlarm(
+        input.expiresAt + (input.wallet ? DELIVERY_WINDOW_MS : RECORD_RETENTION_MS),
+      )
+      if (!input.wallet)
+        return this.record(input, claimed, await createPaymentIntent(input.processor, input), true)
+      const first = await walletCharge(input.wallet)
+      const result = await this.record(input, claimed, first, true)
+      if (first.kind !== 'succeeded') await this.fileWalletNote()
+      return result
     }
     // Another token for this challenge: never charged; only a refused payment leaves it free to pay.
     if (!samePayment(record, input)) return record.state === 'refused' ? used() : anotherToken(record)
@@ -248,7 +309,10 @@ export class PaymentLedger extends DurableObject {
       return this.answerSettled({ ...record, receipt: record.receipt }, input)
     if (record.state === 'refused' && record.refusal) return record.refusal
     if (input.now > record.expiresAt + DELIVERY_WINDOW_MS) return this.pastWindow(input, record)
-    return this.record(input, record, await this.reconcile(input, record), false)
+    const outcome = await this.reconcile(input, record)
+    const result = await this.record(input, record, outcome, false)
+    if (outcome.kind === 'succeeded' && record.noted) await this.takeBackWalletNote()
+    return result
   }
 
   /**
@@ -258,29 +322,25 @@ export class PaymentLedger extends DurableObject {
    */
   private async pastWindow(input: SettleInput, record: LedgerRecord): Promise<SettleResult> {
     const closed = `its delivery window closed at ${new Date(record.expiresAt + DELIVERY_WINDOW_MS).toISOString()}`
-    // The chain settles a wallet payment or not at all before its authorization lapses (long before this).
-    const known = input.wallet
-      ? null
-      : record.intentId
-        ? await retrievePaymentIntent(input.processor, record.intentId)
-        : await findPaymentIntent(
-            input.processor,
-            input.challengeId,
-            creationWindow(
-              record.firstAttemptAt,
-              record.lastAttemptAt ?? record.firstAttemptAt,
-              input.processor.timeoutMs,
-              record.skewS,
-            ),
-          )
-    const found = known === null && !input.wallet ? await this.searchedAfterLag(input, record) : known
+    if (input.wallet) return walletPastWindow(input.wallet, closed)
+    const known = record.intentId
+      ? await retrievePaymentIntent(input.processor, record.intentId)
+      : await findPaymentIntent(
+          input.processor,
+          input.challengeId,
+          creationWindow(
+            record.firstAttemptAt,
+            record.lastAttemptAt ?? record.firstAttemptAt,
+            input.processor.timeoutMs,
+            record.skewS,
+          ),
+        )
+    const found = known === null ? await this.searchedAfterLag(input, record) : known
     if (found === null || found.kind === 'declined')
       return {
         ok: false,
         reason: 'expired',
-        detail: input.wallet
-          ? `this payment was still unsettled when ${closed}; if it was settled, the operator returns it (a wallet payment cannot be refunded automatically)`
-          : `this payment was never completed and ${closed}; nothing was charged for it`,
+        detail: `this payment was never completed and ${closed}; nothing was charged for it`,
       }
     if (found.kind === 'succeeded')
       return {
@@ -370,9 +430,13 @@ export class PaymentLedger extends DurableObject {
     firstCall: boolean,
   ): Promise<SettleResult> {
     const result = await this.store(input, record, outcome, firstCall)
-    // A new claim's first call that did not complete added an intent (or a call) at the processor.
-    // The processor's own failures (5xx, 409, 429, a timeout: `unknown`) are not the buyer's doing.
-    return firstCall && !result.ok && outcome.kind !== 'unknown' ? { ...result, newIntent: true } : result
+    // A new claim's first call that did not complete counts as unfinished only when the processor
+    // names an intent it created (one the reconciler will read): never a refused or unknown token, a
+    // wallet refusal, or the processor's own failure (5xx, 409, 429, a timeout: `unknown`). Else
+    // anyone could fill the account's bound with made-up tokens, for free.
+    const created =
+      outcome.kind === 'incomplete' || (outcome.kind === 'declined' && outcome.createdIntent === true)
+    return firstCall && !result.ok && created ? { ...result, newIntent: true } : result
   }
 
   private async store(
@@ -531,22 +595,80 @@ export class PaymentLedger extends DurableObject {
     return challengeId
   }
 
-  /** Notes a wallet payment in the wallet book (the one object named `wallet-book`; evm/owed.ts). */
+  /** Files this challenge's unanswered wallet payment in its day's book (evm/wallet-book.ts), once. */
+  private async fileWalletNote(): Promise<void> {
+    const record = await this.ctx.storage.get<LedgerRecord>('record')
+    if (!record?.walletNote || record.noted) return
+    const day = bookDay(record.walletNote.expiresAt)
+    await this.book(day).noteWalletPayment(record.walletNote)
+    await this.book(LEGACY_DAY).noteWalletDay(day)
+    await this.ctx.storage.put('record', { ...record, noted: true })
+  }
+
+  /** The payment was answered after all: its note comes out of the book. */
+  private async takeBackWalletNote(): Promise<void> {
+    const record = await this.ctx.storage.get<LedgerRecord>('record')
+    if (!record?.walletNote) return
+    await this.book(bookDay(record.walletNote.expiresAt)).dropWalletNote(record.walletNote.challengeId)
+    await this.ctx.storage.put('record', { ...record, noted: false })
+  }
+
+  private book(day: string): DurableObjectStub<PaymentLedger> {
+    const ns = (this.env as { LEDGER: DurableObjectNamespace<PaymentLedger> }).LEDGER
+    return ns.get(ns.idFromName(dayBookName(day)))
+  }
+
+  // A day's book (evm/wallet-book.ts): its notes, and the debts found among them.
+
   async noteWalletPayment(note: WalletNote): Promise<void> {
     await this.ctx.storage.put(`wallet:${note.challengeId}`, note)
   }
 
-  async walletNotes(): Promise<WalletNote[]> {
-    return [...(await this.ctx.storage.list<WalletNote>({ prefix: 'wallet:' })).values()]
+  async walletNotes(after: string | undefined, limit: number): Promise<WalletNote[]> {
+    const listed = await this.ctx.storage.list<WalletNote>({
+      prefix: 'wallet:',
+      limit,
+      ...(after === undefined ? {} : { startAfter: `wallet:${after}` }),
+    })
+    return [...listed.values()]
   }
 
   async dropWalletNote(challengeId: string): Promise<void> {
     await this.ctx.storage.delete(`wallet:${challengeId}`)
   }
 
-  /** This challenge's payment state, for the wallet book: pending, settled, refused, refunded, or none. */
-  async paymentState(): Promise<string | undefined> {
-    return (await this.ctx.storage.get<LedgerRecord>('record'))?.state
+  /** A note whose price arrived becomes a debt, kept until the operator says it was paid back. */
+  async keepWalletDebt(debt: OwedPayment): Promise<void> {
+    await this.ctx.storage.put(`owed:${debt.challengeId}`, debt)
+    await this.ctx.storage.delete(`wallet:${debt.challengeId}`)
+  }
+
+  async walletDebts(): Promise<OwedPayment[]> {
+    return [...(await this.ctx.storage.list<OwedPayment>({ prefix: 'owed:' })).values()]
+  }
+
+  /** The operator returned a debt: remembered with the transaction that returned it, never listed again. */
+  async walletDebtRepaid(challengeId: string, transaction: string): Promise<OwedPayment | undefined> {
+    const debt = await this.ctx.storage.get<OwedPayment>(`owed:${challengeId}`)
+    if (!debt) return undefined
+    const repaid = { ...debt, repaidIn: transaction }
+    await this.ctx.storage.put(`repaid:${challengeId}`, repaid)
+    await this.ctx.storage.delete(`owed:${challengeId}`)
+    return repaid
+  }
+
+  // The root book: which days have books.
+
+  async noteWalletDay(day: string): Promise<void> {
+    await this.ctx.storage.put(`day:${day}`, true)
+  }
+
+  async walletDays(): Promise<string[]> {
+    const days = [...(await this.ctx.storage.list({ prefix: 'day:' })).keys()].map((k) => k.slice(4))
+    // Notes kept in the root before day books existed are read as one more day.
+    const legacy = (await this.ctx.storage.list({ prefix: 'wallet:', limit: 1 })).size > 0
+    const debts = (await this.ctx.storage.list({ prefix: 'owed:', limit: 1 })).size > 0
+    return legacy || debts ? [LEGACY_DAY, ...days] : days
   }
 
   /** The scheduled reconciler's cursor, kept only by the one object reconciler-store.ts names. */
@@ -591,6 +713,7 @@ export class PaymentLedger extends DurableObject {
   /** The re-send window closed: the kept answer goes, and the record stays until its own time. */
   override async alarm(): Promise<void> {
     const record = await this.ctx.storage.get<LedgerRecord>('record')
+    if (record?.walletNote && !record.noted && record.state !== 'settled') await this.fileWalletNote()
     // A refund still owed keeps its record (and the charge's verdict) until it is made.
     if (record?.state === 'refunded' && !record.refund?.id && Date.now() >= recordKeptUntil(record)) {
       await this.ctx.storage.setAlarm(Date.now() + REFUND_OWED_RECHECK_MS)
@@ -607,6 +730,38 @@ export class PaymentLedger extends DurableObject {
         ...Array.from({ length: count }, (_, i) => `answer:${i}`),
       ])
     await this.ctx.storage.setAlarm(recordKeptUntil(record))
+  }
+}
+
+/** How long one settlement of this payment may take: a wallet's by its facilitator, a card's by the processor. */
+const settleBoundMs = (input: SettleInput) =>
+  input.wallet ? walletSettleBoundMs(input.wallet.evm) : input.processor.timeoutMs
+
+/**
+ * A pending wallet payment sent again after its delivery window closed: the chain says whether its
+ * price arrived. If it did, it is owed back (by the operator: the Worker holds no key), never "pay
+ * again"; if the chain cannot tell, the buyer asks again later.
+ */
+async function walletPastWindow(w: WalletSettlement, closed: string): Promise<SettleResult> {
+  const chain = await walletOnChain(w)
+  if ('unknown' in chain)
+    return {
+      ok: false,
+      reason: 'unavailable',
+      detail: `${closed} and whether this payment reached the recipient cannot be read now (${chain.unknown}); send the same credential again later, do not pay again`,
+      retryAfterS: REFUND_RETRY_AFTER_S,
+    }
+  if (chain.paid)
+    return {
+      ok: false,
+      reason: 'refund-owed',
+      detail: `this payment reached the recipient (transaction ${chain.transaction}) but ${closed}, so its answer can no longer be delivered; it is owed back to the payer, which the operator returns from the recipient's wallet (a wallet payment cannot be refunded automatically). Do not pay again for this answer`,
+      retryAfterS: REFUND_RETRY_AFTER_S,
+    }
+  return {
+    ok: false,
+    reason: 'expired',
+    detail: `this payment never reached the recipient and ${closed}; nothing was transferred for it`,
   }
 }
 

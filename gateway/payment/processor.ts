@@ -53,8 +53,10 @@ export type ProcessorOutcome =
   /**
    * A definitive refusal: the card or the token was refused, or the intent was abandoned.
    * `notTheCard`: nothing reached the card (the processor failed before creating a payment).
+   * `createdIntent`: the answer names an intent the processor created (a card declined at confirm),
+   * which the reconciler will read; a refused token, an unknown one or a wallet refusal created none.
    */
-  | { kind: 'declined'; detail: string; notTheCard?: boolean }
+  | { kind: 'declined'; detail: string; notTheCard?: boolean; createdIntent?: boolean }
   /**
    * Whether money moved is unknown. `storedFailure`: the processor replayed a failure it stored
    * under this idempotency key, so the same key can never succeed.
@@ -84,7 +86,7 @@ interface StripeJson {
   status?: unknown
   data?: unknown
   has_more?: unknown
-  error?: { code?: unknown; type?: unknown; param?: unknown }
+  error?: { code?: unknown; type?: unknown; param?: unknown; payment_intent?: { id?: unknown } }
 }
 
 async function call(
@@ -141,7 +143,11 @@ export function classifyIntent(json: StripeJson): ProcessorOutcome {
       return { kind: 'incomplete', id, status: json.status }
     case 'canceled':
     case 'requires_payment_method':
-      return { kind: 'declined', detail: `the payment ended ${json.status}, nothing was charged` }
+      return {
+        kind: 'declined',
+        detail: `the payment ended ${json.status}, nothing was charged`,
+        createdIntent: true,
+      }
     default:
       return { kind: 'unknown', detail: `the payment is ${String(json.status)}` }
   }
@@ -163,7 +169,11 @@ function classifyAnswer(answer: Answer): ProcessorOutcome {
     }
   if (json.error?.type === 'idempotency_error')
     return { kind: 'unknown', detail: 'the processor refused the idempotency key' }
-  return { kind: 'declined', detail: `the processor refused the token (${code ?? 'payment_failed'})` }
+  return {
+    kind: 'declined',
+    detail: `the processor refused the token (${code ?? 'payment_failed'})`,
+    createdIntent: typeof json.error?.payment_intent?.id === 'string',
+  }
 }
 
 /**

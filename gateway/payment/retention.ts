@@ -5,6 +5,7 @@
  * RECORD_RETENTION_MS, longer than both, so every intent the reconciler sees still has its record.
  */
 
+import type { WalletNote } from './evm/wallet-book.js'
 import type { Receipt } from './receipt.js'
 import type { SettleResult } from './settlement.js'
 
@@ -52,4 +53,7 @@ export interface LedgerRecord {
   windowWalk?: { gte: number; lte: number; after: string }
   /** The refund of a charge that was never delivered; no id yet while the refund call is unanswered. */
   refund?: { id?: string; at: string }
+  /** A wallet payment's note for the operator's book (evm/wallet-book.ts), and whether it is filed. */
+  walletNote?: WalletNote
+  noted?: boolean
 }

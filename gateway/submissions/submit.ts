@@ -69,7 +69,12 @@ async function refuseEarly(request: Request, env: Env): Promise<Response | undef
       ),
     )
 
-  const slot = await takeSubmitSlot(env.DB, clientKey(request), limitPerMinute(env.SUBMIT_LIMIT_PER_MINUTE))
+  const slot = await takeSubmitSlot(
+    env.DB,
+    clientKey(request),
+    limitPerMinute(env.SUBMIT_LIMIT_PER_MINUTE),
+    Date.now(),
+  )
   if (!slot.ok) {
     return problemResponse(
       problem(

@@ -1,7 +1,7 @@
 /**
  * npm run build: compile content/ into dist/. Prints the grouped report and exits 1 on bad content.
  * BASE_URL, SITE_URL and REGISTER_URL override the local addresses written into discovery files;
- * MCP_REGISTRY_PUBLIC_KEY, when set, serves the MCP Registry namespace proof (README, "MCP Registry").
+ * MCP_REGISTRY_PUBLIC_KEY, when set, serves the MCP Registry namespace proof (scripts/deploy/README.md, "MCP Registry").
  */
 import { build } from '../../build/index.js'
 import { BuildFailed } from '../../build/stages/issues.js'

@@ -11,17 +11,27 @@
  *   what the requirements ask. `/verify` moves nothing; `/settle` moves the value once and answers
  *   `{success: true, transaction, network, payer}`. A used nonce is refused, as the contract reverts.
  * - `POST /rpc` answers JSON-RPC as the chain's node would: `eth_chainId`, `eth_blockNumber`,
- *   `eth_call` of `authorizationState(address,bytes32)` and `balanceOf(address)`, and `eth_getLogs`
- *   of `AuthorizationUsed(address indexed, bytes32 indexed)`, so the gateway reads an authorization's
- *   state exactly as it would on Base.
+ *   `eth_call` of `authorizationState(address,bytes32)` and `balanceOf(address)`, `eth_getLogs` of
+ *   the token's events and `eth_getTransactionReceipt`, so the gateway reads an authorization's state
+ *   and what the transaction that used it moved exactly as it would on Base. A transfer by
+ *   authorization logs `AuthorizationUsed(from, nonce)` then `Transfer(from, to, value)`, as
+ *   FiatTokenV2 does; a cancelled authorization logs `AuthorizationCanceled` and moves nothing; both
+ *   mark the nonce used. Signatures with `v` other than 27 or 28 are refused, as the token's ECRecover is.
  * - Every address it has not seen holds 100 test tokens.
  *
  * Test controls (by payer address, so tests with fresh keys never disturb each other):
  * `POST /__standin/balance {address, amount}` sets a balance (amount in base units);
  * `POST /__standin/fault {address, fault}` makes that payer's next settlements `stall` (held until
  * `POST /__standin/release {address}` or `stallMs`, then settled and answered), `fail` (503, nothing
- * settled), `lost` (settled, then the connection is dropped with no answer) or `silent` (nothing
- * settled, connection dropped); `fault: null` clears it. `GET /__standin/ledger` lists settlements.
+ * settled), `lost` (settled, then the connection is dropped with no answer), `silent` (nothing
+ * settled, connection dropped), `pending` (broadcast but not mined: answered `success: false,
+ * errorReason: "settlement_pending"` with the transaction, as the reference facilitator answers when
+ * its wait for the receipt fails; mined by `POST /__standin/mine {address}`) or `fake` (answered
+ * settled with a made-up transaction, nothing moved); `fault: null` clears it.
+ * `POST /__standin/burn {address, nonce, how}` uses a nonce without paying the recipient, as anyone
+ * holding the payer's key can for the gas of one transaction: `cancel` (cancelAuthorization) or
+ * `self` (a 0-value transferWithAuthorization to the payer). `GET /__standin/ledger` lists settlements
+ * (transfers to a recipient through `/settle`).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { type Hex, keccak256, recoverTypedDataAddress, toHex } from 'viem'
@@ -76,7 +86,25 @@ export interface FacilitatorOptions {
   tokens?: StandinToken[]
 }
 
-type Fault = 'stall' | 'fail' | 'lost' | 'silent'
+type Fault = 'stall' | 'fail' | 'lost' | 'silent' | 'pending' | 'fake'
+
+/** A log as a node returns it inside a receipt or from `eth_getLogs`. */
+interface Log {
+  address: string
+  topics: string[]
+  data: string
+  blockNumber: string
+  transactionHash: string
+  logIndex: string
+  removed: false
+}
+
+/** A mined transaction: its block and logs. */
+interface MinedTransaction {
+  hash: string
+  block: number
+  logs: Log[]
+}
 
 const TYPES = TRANSFER_TYPES
 
@@ -85,6 +113,8 @@ const sel = (signature: string) => keccak256(toHex(signature)).slice(0, 10)
 export const AUTHORIZATION_STATE = sel('authorizationState(address,bytes32)')
 const BALANCE_OF = sel('balanceOf(address)')
 export const AUTHORIZATION_USED = keccak256(toHex('AuthorizationUsed(address,bytes32)'))
+export const AUTHORIZATION_CANCELED = keccak256(toHex('AuthorizationCanceled(address,bytes32)'))
+export const TRANSFER = keccak256(toHex('Transfer(address,address,uint256)'))
 
 const word = (n: bigint) => `0x${n.toString(16).padStart(64, '0')}`
 
@@ -102,6 +132,9 @@ export async function startFacilitatorStandin(options: FacilitatorOptions = {}):
   /** Used authorizations: `${chainId}:${token}:${from}:${nonce}` → settlement. */
   const used = new Map<string, Settlement>()
   const settlements: Settlement[] = []
+  const mined = new Map<string, MinedTransaction>()
+  /** Broadcast, not mined: transaction hash → what mining it does. */
+  const mempool = new Map<string, { payer: string; mine: () => void }>()
   const faults = new Map<string, Fault>()
   const stalled = new Map<string, (() => void)[]>()
   let block = 1
@@ -160,6 +193,21 @@ export async function startFacilitatorStandin(options: FacilitatorOptions = {}):
         else faults.set(address, body.fault as Fault)
         return send(res, 200, { ok: true })
       }
+      case '/__standin/mine': {
+        const address = String(body.address).toLowerCase()
+        for (const [hash, tx] of mempool)
+          if (tx.payer === address) {
+            mempool.delete(hash)
+            tx.mine()
+          }
+        return send(res, 200, { ok: true })
+      }
+      case '/__standin/burn':
+        return send(
+          res,
+          200,
+          burn(String(body.address), String(body.nonce), body.how === 'self' ? 'self' : 'cancel'),
+        )
       case '/__standin/release': {
         const address = String(body.address).toLowerCase()
         for (const release of stalled.get(address) ?? []) release()
@@ -193,6 +241,10 @@ export async function startFacilitatorStandin(options: FacilitatorOptions = {}):
         'invalid_network',
         `no token ${String(requirements.asset)} on ${String(requirements.network)}`,
       )
+    // FiatTokenV2's ECRecover accepts only v = 27 or 28.
+    const v = Number.parseInt(signature.slice(-2), 16)
+    if (signature.length !== 132 || (v !== 27 && v !== 28))
+      return refuse('invalid_exact_evm_payload_signature', "ECRecover: invalid signature 'v' value")
     let signer: string
     try {
       signer = await recoverTypedDataAddress({
@@ -254,6 +306,13 @@ export async function startFacilitatorStandin(options: FacilitatorOptions = {}):
     const fault = faults.get(payer)
     if (fault === 'fail') return send(res, 503, { error: 'facilitator unavailable' })
     if (fault === 'silent') return drop(res)
+    if (fault === 'fake')
+      return send(res, 200, {
+        success: true,
+        transaction: keccak256(toHex(`made up ${Math.random()}`)),
+        network: String((body.paymentRequirements as Record<string, unknown> | undefined)?.network ?? ''),
+        payer,
+      })
     if (fault === 'stall') {
       held.add(res)
       await new Promise<void>((resolve) => {
@@ -281,21 +340,50 @@ export async function startFacilitatorStandin(options: FacilitatorOptions = {}):
     const from = String(authorization.from)
     const to = String(authorization.to)
     const value = BigInt(String(authorization.value))
-    balances.set(balanceKey(token, from), balanceOf(token, from) - value)
-    balances.set(balanceKey(token, to), balanceOf(token, to) + value)
-    block++
-    const settlement: Settlement = {
-      transaction: keccak256(toHex(`standin:${usedKey(token, from, String(authorization.nonce))}`)),
-      network: `eip155:${token.chainId}`,
-      token: token.address,
-      from,
-      to,
-      value: value.toString(),
-      nonce: String(authorization.nonce),
-      block,
+    const nonce = String(authorization.nonce)
+    const hash = keccak256(toHex(`standin:${usedKey(token, from, nonce)}`))
+    const network = `eip155:${token.chainId}`
+    const execute = () => {
+      if (used.has(usedKey(token, from, nonce)) || balanceOf(token, from) < value) return undefined
+      balances.set(balanceKey(token, from), balanceOf(token, from) - value)
+      balances.set(balanceKey(token, to), balanceOf(token, to) + value)
+      const settlement: Settlement = {
+        transaction: hash,
+        network,
+        token: token.address,
+        from,
+        to,
+        value: value.toString(),
+        nonce,
+        block: mine(hash, [
+          [token.address, [AUTHORIZATION_USED, word(BigInt(from)), nonce], '0x'],
+          [token.address, [TRANSFER, word(BigInt(from)), word(BigInt(to))], word(value)],
+        ]),
+      }
+      used.set(usedKey(token, from, nonce), settlement)
+      settlements.push(settlement)
+      return settlement
     }
-    used.set(usedKey(token, from, settlement.nonce), settlement)
-    settlements.push(settlement)
+    if (fault === 'pending') {
+      // Broadcast, not mined: the reference facilitator answers so when its wait for the receipt fails.
+      if (!mempool.has(hash)) mempool.set(hash, { payer, mine: execute })
+      return send(res, 200, {
+        success: false,
+        errorReason: 'settlement_pending',
+        transaction: hash,
+        network,
+        payer: from,
+      })
+    }
+    const settlement = execute()
+    if (!settlement)
+      return send(res, 200, {
+        success: false,
+        errorReason: 'invalid_exact_evm_payload_authorization_nonce_used',
+        errorMessage: 'FiatTokenV2: authorization is used or canceled',
+        transaction: '',
+        network,
+      })
     if (fault === 'lost') return drop(res)
     return send(res, 200, {
       success: true,
@@ -304,6 +392,52 @@ export async function startFacilitatorStandin(options: FacilitatorOptions = {}):
       payer: from,
       amount: settlement.value,
     })
+  }
+
+  /** Mines one transaction with its logs (address, topics, data); returns its block. */
+  function mine(hash: string, logs: [string, string[], string][]): number {
+    block++
+    mined.set(hash, {
+      hash,
+      block,
+      logs: logs.map(([address, topics, data], i) => ({
+        address,
+        topics,
+        data,
+        blockNumber: `0x${block.toString(16)}`,
+        transactionHash: hash,
+        logIndex: `0x${i.toString(16)}`,
+        removed: false,
+      })),
+    })
+    return block
+  }
+
+  /** Uses a payer's nonce without paying anyone: what the holder of the payer's key can always do. */
+  function burn(from: string, nonce: string, how: 'cancel' | 'self') {
+    const token = tokens[0] as StandinToken
+    if (used.has(usedKey(token, from, nonce)))
+      return { ok: false, error: 'authorization is used or canceled' }
+    const hash = keccak256(toHex(`burn:${how}:${usedKey(token, from, nonce)}`))
+    const logs: [string, string[], string][] =
+      how === 'cancel'
+        ? [[token.address, [AUTHORIZATION_CANCELED, word(BigInt(from)), nonce], '0x']]
+        : [
+            [token.address, [AUTHORIZATION_USED, word(BigInt(from)), nonce], '0x'],
+            [token.address, [TRANSFER, word(BigInt(from)), word(BigInt(from))], word(0n)],
+          ]
+    const at = mine(hash, logs)
+    used.set(usedKey(token, from, nonce), {
+      transaction: hash,
+      network: `eip155:${token.chainId}`,
+      token: token.address,
+      from,
+      to: from,
+      value: '0',
+      nonce,
+      block: at,
+    })
+    return { ok: true, transaction: hash }
   }
 
   function rpc(body: Record<string, unknown>) {
@@ -332,25 +466,30 @@ export async function startFacilitatorStandin(options: FacilitatorOptions = {}):
       }
       case 'eth_getLogs': {
         const filter = params[0] as { address?: string; topics?: (string | null)[] }
-        const [topic, fromTopic, nonceTopic] = filter?.topics ?? []
-        const logs = settlements
+        const wanted = filter?.topics ?? []
+        const logs = [...mined.values()]
+          .flatMap((tx) => tx.logs)
           .filter(
-            (s) =>
-              s.token.toLowerCase() === String(filter?.address).toLowerCase() &&
-              topic === AUTHORIZATION_USED &&
-              (!fromTopic || BigInt(fromTopic) === BigInt(s.from)) &&
-              (!nonceTopic || BigInt(nonceTopic) === BigInt(s.nonce)),
+            (log) =>
+              log.address.toLowerCase() === String(filter?.address).toLowerCase() &&
+              wanted.every(
+                (topic, i) =>
+                  !topic ||
+                  (log.topics[i] !== undefined && BigInt(topic) === BigInt(log.topics[i] as string)),
+              ),
           )
-          .map((s) => ({
-            address: s.token,
-            topics: [AUTHORIZATION_USED, word(BigInt(s.from)), s.nonce],
-            data: '0x',
-            blockNumber: `0x${s.block.toString(16)}`,
-            transactionHash: s.transaction,
-            logIndex: '0x0',
-            removed: false,
-          }))
         return answer(logs)
+      }
+      case 'eth_getTransactionReceipt': {
+        // A broadcast transaction not yet mined, or one never sent, has no receipt: null.
+        const tx = mined.get(String(params[0]).toLowerCase()) ?? mined.get(String(params[0]))
+        if (!tx) return answer(null)
+        return answer({
+          transactionHash: tx.hash,
+          blockNumber: `0x${tx.block.toString(16)}`,
+          status: '0x1',
+          logs: tx.logs,
+        })
       }
     }
     return { jsonrpc: '2.0', id, error: { code: -32601, message: `method ${String(method)} not found` } }

@@ -17,7 +17,7 @@
  * - Refunds: `POST /v1/refunds` with `payment_intent` (idempotent under its key like every POST; a
  *   second refund of a fully refunded intent is `charge_already_refunded`), `GET /v1/refunds/:id`.
  *
- * Tokens (see README): `spt_test_<anything>` pays once; `…decline…` is declined; `…action…` needs
+ * Tokens (see gateway/payment/README.md): `spt_test_<anything>` pays once; `…decline…` is declined; `…action…` needs
  * an extra step; `…processing…` is processing; `…timeout…` never answers; `…error…` is an outage
  * (500, nothing charged); `…lost…` charges, then answers 500; `…stall…` is held until released
  * (or `stallMs`), then pays (`…stallaction…`: then needs an extra step). The token rides in `payment_method_data[shared_payment_granted_token]`
@@ -492,11 +492,22 @@ export async function startProcessorStandin(options: StandinOptions = {}): Promi
           resolve()
         })
       }).finally(() => stalled.delete(token))
-    if (token.startsWith('spt_test_decline'))
+    if (token.startsWith('spt_test_decline')) {
+      // As Stripe does when a confirm is declined: the intent exists (requires_payment_method) and
+      // the error names it.
+      const declined = newIntent(params, amount, 'requires_payment_method', receivedAt)
       return {
         status: 402,
-        body: { error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' } },
+        body: {
+          error: {
+            type: 'card_error',
+            code: 'card_declined',
+            message: 'Your card was declined.',
+            payment_intent: declined,
+          },
+        },
       }
+    }
     if (ledger.succeeded.has(token))
       return invalid('this shared payment token was already used', 'shared_payment_granted_token_used')
     const pi = newIntent(params, amount, 'succeeded', receivedAt)

@@ -1,7 +1,7 @@
 /**
  * npm start: build and serve the whole service on http://127.0.0.1:8787, with local D1, Durable
  * Objects and the payment processor stand-in. Settings come from the environment as a deployed
- * Worker takes its vars: PORT, STATE_DIR, and any var of either wrangler.jsonc (README, Configuration).
+ * Worker takes its vars: PORT, STATE_DIR, and any var of either wrangler.jsonc (scripts/deploy/README.md, Configuration).
  * `npm run dev` (or `npm start -- --watch`) is the editor's loop: every save under content/
  * (CONTENT_DIR) rebuilds, and the running service serves the new bytes without a restart.
  */

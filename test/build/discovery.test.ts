@@ -18,10 +18,12 @@ import {
 import { RETRYABLE_MEANING } from '../../schema/retryable.js'
 import { ROUTES } from '../../schema/routes.js'
 import {
+  WALLET_CLI_LINE,
+  WALLET_CLIENT_CODE,
   WALLET_PAYMENT_HOW_TO,
   WALLET_PAYMENT_SUMMARY,
-  WALLET_REFUND_POLICY,
   WALLET_REFUND_SHORT,
+  walletRefundPolicy,
 } from '../../schema/wallet-payment.js'
 
 const { files } = await build({
@@ -181,8 +183,16 @@ describe('llms.txt', () => {
   it('behavior: says both ways to pay, how a buyer with only a key pays, and what cannot be refunded', () => {
     expect(text).toContain(`Payment token: ${PAYMENT_TOKEN_HOW_TO}`)
     expect(text).toContain(`Paying with a wallet key: ${WALLET_PAYMENT_HOW_TO}`)
-    expect(text).toContain(`Wallet payments and refunds: ${WALLET_REFUND_POLICY}`)
-    expect(WALLET_REFUND_POLICY).toMatch(/cannot be refunded automatically/)
+    expect(text).toContain(`Wallet payments and refunds: ${walletRefundPolicy(LOCAL_URLS.contact)}`)
+    expect(walletRefundPolicy(LOCAL_URLS.contact)).toMatch(/cannot be refunded automatically/)
+  })
+  it('behavior: gives the wallet client as code that runs when copied, a command line, and where to ask for a wallet refund', () => {
+    // The settings name mppx's asset object, never a token address the client would refuse.
+    expect(text).toContain(WALLET_CLIENT_CODE)
+    expect(WALLET_CLIENT_CODE).toContain("import { assets } from 'mppx/evm'")
+    expect(WALLET_CLIENT_CODE).toContain('currencies: [assets.base.USDC]')
+    expect(text).toContain(WALLET_CLI_LINE)
+    expect(text).toContain(`write to ${LOCAL_URLS.contact} with the transaction hash`)
   })
   it('behavior: openapi.json states the wallet rail and its refund limit beside the card token', () => {
     const api = json('public/openapi.json') as {

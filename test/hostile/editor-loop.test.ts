@@ -1,35 +1,41 @@
 /**
  * The editor's loop as an editor runs it: `npm run dev` on a copy of the content serves a saved
  * edit to a rule without a restart, and a save that breaks the build leaves the last good build
- * served and says why. Waits are conditions polled a bounded number of times, never fixed sleeps.
+ * served and says why. Waits are conditions polled until they hold, bounded by the test's own time
+ * limit (never a count of polls, which is a deadline on a busy machine), never fixed sleeps.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import { parse, stringify } from 'yaml'
 import { freePort } from '../../scripts/local/service.js'
 import { copyOfContent } from '../support/content-copy.js'
 
 const RULE = 'rules/add-capacity-in-steps-and-watch-host-limits.yaml'
-/** How many times a condition is checked (100 ms apart) before the test says it never came. */
-const POLLS = 600
-
 let child: ChildProcess
 let url: string
 let contentDir: string
 let stateDir: string
 let output = ''
 
-/** Checks `ready` until it holds, at most POLLS times; fails naming `what` if it never does. */
+/**
+ * Checks `ready` every 100 ms until it holds; fails at once if `npm run dev` exits, and, if the
+ * test's time limit comes first, shows what it was waiting for and what npm run dev printed.
+ */
 async function until(what: string, ready: () => Promise<boolean> | boolean): Promise<void> {
-  for (let i = 0; i < POLLS; i++) {
+  const report = () => console.error(`waiting for ${what}; npm run dev printed:\n${output.slice(-3000)}`)
+  try {
+    onTestFailed(report)
+  } catch {
+    // In beforeAll there is no test to hang the report on; a hook timeout names the hook.
+  }
+  for (;;) {
     if (await ready()) return
     if (child.exitCode !== null) throw new Error(`npm run dev exited while waiting for ${what}:\n${output}`)
     await new Promise((r) => setTimeout(r, 100))
   }
-  throw new Error(`${what} never came:\n${output.slice(-3000)}`)
 }
 
 const catalogue = async () => {

@@ -7,7 +7,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, onTestFailed } from 'vitest'
 import { freePort } from '../../scripts/local/service.js'
 
 interface Started {
@@ -18,7 +18,6 @@ interface Started {
 }
 
 const stateDirs: string[] = []
-let stopDeadline = () => {}
 afterEach(async () => {
   for (const dir of stateDirs.splice(0)) await rm(dir, { recursive: true, force: true })
 })
@@ -54,12 +53,10 @@ async function npmStart(): Promise<Started> {
   let output = ''
   child.stdout?.on('data', (d) => (output += d))
   child.stderr?.on('data', (d) => (output += d))
-  const exited = new Promise<number | null>((resolve, reject) => {
-    child.once('exit', (code) => resolve(code))
-    // A stop that never ends is the failure under test: say so instead of hanging the suite.
-    stopDeadline = () =>
-      setTimeout(() => reject(new Error(`npm start did not exit:\n${output}`)), 60_000).unref()
-  })
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  // A stop that never ends fails by the test's own time limit, however busy the machine; what npm
+  // start printed is shown then, as with any other failure.
+  onTestFailed(() => console.error(`npm start printed:\n${output}`))
   const url = `http://127.0.0.1:${port}`
   for (;;) {
     if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output}`)
@@ -73,9 +70,9 @@ async function npmStart(): Promise<Started> {
   return { child, url, output: () => output, exited }
 }
 
-/** Waits until none of `pids` is alive; fails the test with those left if that never happens. */
+/** Waits until none of `pids` is alive (the test's own time limit bounds the wait). */
 async function allGone(pids: number[]) {
-  for (let i = 0; i < 600 && pids.some(alive); i++) await new Promise((r) => setTimeout(r, 50))
+  while (pids.some(alive)) await new Promise((r) => setTimeout(r, 50))
   expect(pids.filter(alive)).toEqual([])
 }
 
@@ -85,7 +82,6 @@ describe('npm start', () => {
     const members = groupMembers(started.child.pid as number)
     expect(members.map((m) => m.comm)).toContain('workerd')
     process.kill(-(started.child.pid as number), 'SIGTERM')
-    stopDeadline()
     await started.exited
     await allGone(members.map((m) => m.pid))
     await expect(fetch(`${started.url}/v1/catalogue`)).rejects.toThrow()
@@ -95,7 +91,6 @@ describe('npm start', () => {
     const started = await npmStart()
     const members = groupMembers(started.child.pid as number)
     started.child.kill('SIGINT')
-    stopDeadline()
     await started.exited
     await allGone(members.map((m) => m.pid))
   })
@@ -106,7 +101,6 @@ describe('npm start', () => {
     const workerd = members.filter((m) => m.comm === 'workerd')
     expect(workerd).toHaveLength(1)
     process.kill((workerd[0] as { pid: number }).pid, 'SIGKILL')
-    stopDeadline()
     expect(await started.exited).not.toBe(0)
     expect(started.output()).toMatch(/workerd .* exited unexpectedly/)
     await allGone(members.map((m) => m.pid))

@@ -5,11 +5,11 @@
  * Workers' console lines reach this process through Miniflare's log handler.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
-import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { freePort, type RunningService, startService } from '../../scripts/local/service.js'
+import { hangUpMidBody } from '../support/hang-up.js'
 import { authorization, challengeFrom, token } from '../support/service.js'
 
 let service: RunningService
@@ -67,21 +67,8 @@ describe('the reconciler report', () => {
 
 describe('a client that hangs up mid-body', () => {
   /** Declares a body, sends part of it, then closes the connection without reading an answer. */
-  function hangUp(path: string, headers: Record<string, string>) {
-    const { hostname, port } = new URL(service.url)
-    return new Promise<void>((resolve) => {
-      const socket = connect(Number(port), hostname, () => {
-        socket.write(
-          `POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Length: 4000\r\n${Object.entries(headers)
-            .map(([k, v]) => `${k}: ${v}\r\n`)
-            .join('')}\r\n{"jsonrpc":"2.0",`,
-        )
-        setTimeout(() => socket.destroy(), 100)
-      })
-      socket.on('close', () => resolve())
-      socket.on('error', () => undefined)
-    })
-  }
+  const hangUp = (path: string, headers: Record<string, string>) =>
+    hangUpMidBody(service.url, path, headers, '{"jsonrpc":"2.0",')
 
   it('behavior: is logged as a hang-up, never as unhandled, on /mcp and on submit', async () => {
     const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }

@@ -56,17 +56,29 @@ describe('a payment whose outcome is unknown', () => {
 
   it('behavior: a pending payment is delivered on retry after its challenge has expired', async () => {
     const path = '/v1/fde-playbooks'
-    const issued = challengeFrom(await get(path))
-    // A challenge of ours (signed with the service's secret) that expires soon.
-    const expires = new Date(Date.now() + 10_000).toISOString()
-    const challenge = Challenge.from({
-      ...issued,
-      expires,
-      secretKey: hmacSecret(),
-    } as unknown as Parameters<typeof Challenge.from>[0])
-    const spt = token('stall')
-    const auth = { headers: { authorization: authorization(challenge, { spt }) } }
-    expect((await get(path, auth)).status).toBe(503)
+    // A challenge of ours (signed with the service's secret) that expires soon: 10 s, or twice as
+    // long each time the first call itself arrived after the expiry (a busy machine), so the test
+    // does not depend on how fast the call is.
+    let lifeMs = 10_000
+    let expires: string
+    let spt: string
+    let auth: { headers: { authorization: string } }
+    for (;;) {
+      const issued = challengeFrom(await get(path))
+      expires = new Date(Date.now() + lifeMs).toISOString()
+      const challenge = Challenge.from({
+        ...issued,
+        expires,
+        secretKey: hmacSecret(),
+      } as unknown as Parameters<typeof Challenge.from>[0])
+      spt = token('stall')
+      auth = { headers: { authorization: authorization(challenge, { spt }) } }
+      const first = await get(path, auth)
+      if (first.status === 503) break
+      // Expired before it arrived: refused before any charge; try again with a longer life.
+      expect(await problemOf(first)).toBe('payment-expired')
+      lifeMs *= 2
+    }
     await until(async () => Date.now() > Date.parse(expires) + 1000)
     await standin(`/__standin/release/${spt}`)
     await until(async () => (await processorLedger()).succeeded[spt] !== undefined)

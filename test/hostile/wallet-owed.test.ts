@@ -13,6 +13,7 @@ import { describeOwed, fetchOwed } from '../../scripts/deploy/wallet-owed.js'
 import { base, get } from '../support/service.js'
 import {
   authorizationFor,
+  burnNonce,
   evmChallenge,
   freshBuyer,
   LOCAL_RECIPIENT,
@@ -114,4 +115,17 @@ describe('wallet payments owed back', () => {
     const report = await fetchOwed(base(), operatorToken(), later())
     expect(report.owed.map((o) => o.challengeId)).toContain(challenge.id)
   })
+
+  for (const how of ['cancel', 'self'] as const)
+    it(`money: a refused payment whose nonce was then burned (${how}) is never owed: nothing arrived (H2)`, async () => {
+      const buyer = freshBuyer()
+      await setBalance(buyer.address, 0n)
+      const challenge = evmChallenge(await get(PATH))
+      const credential = await walletCredential(buyer, challenge)
+      expect((await get(PATH, { headers: { authorization: credential } })).status).toBe(402)
+      await burnNonce(buyer.address, authorizationFor(buyer, challenge).nonce, how)
+      const report = await fetchOwed(base(), operatorToken(), later())
+      expect(report.owed.map((o) => o.challengeId)).not.toContain(challenge.id)
+      expect(report.transfers.map((t) => t.challengeId)).not.toContain(challenge.id)
+    })
 })

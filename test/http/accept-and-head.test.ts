@@ -18,7 +18,15 @@ async function boundQuery(accept: string): Promise<string> {
 }
 
 describe('Accept', () => {
-  for (const accept of ['application/json, text/markdown;q=0', 'text/markdown;q=0', 'text/markdown-extra'])
+  // A q outside RFC 9110's grammar (negative, not a number, more than 1) leaves its range out.
+  for (const accept of [
+    'application/json, text/markdown;q=0',
+    'text/markdown;q=0',
+    'text/markdown-extra',
+    'text/markdown;q=-1',
+    'text/markdown;q=abc',
+    'text/markdown;q=2',
+  ])
     it(`behavior: "${accept}" refuses Markdown, so the challenge is for JSON`, async () => {
       expect(await boundQuery(accept)).not.toMatch(/format=/)
     })
@@ -41,5 +49,15 @@ describe('HEAD with a credential', () => {
     expect(head.status).not.toBe(200)
     expect(head.headers.get('www-authenticate')).toBeNull()
     expect((await get(path, { headers: auth })).status).toBe(200)
+  })
+})
+
+describe('fact names', () => {
+  it('refusal: a fact named like an Object member ("constructor") is an unknown fact, given once', async () => {
+    const r = await get('/v1/fde-preship-checklist?action=deploy&constructor=1')
+    expect(r.status).toBe(400)
+    const body = (await r.json()) as { detail?: string }
+    expect(body.detail).not.toMatch(/more than once/)
+    expect(body.detail).toMatch(/constructor/)
   })
 })

@@ -1,35 +1,32 @@
 /**
- * The README's paying examples, run as a new user would: an empty folder, the README's install
- * line (served from the npm cache when it holds the packages, so the run stays offline where it
- * can), then each script exactly as printed, against the running service, through a proxy that
- * records what each one sent: every paid request must carry an Idempotency-Key.
+ * The paying examples of README and the documents it links (test/support/doc-blocks.ts), run as a
+ * new user would: an empty folder, the README's install line (served from the npm cache when it
+ * holds the packages, so the run stays offline where it can), then each script exactly as printed,
+ * against the running service, through a proxy that records what each one sent: every paid request
+ * must carry an Idempotency-Key.
  */
 import { execFile } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { generatePrivateKey } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { WALLET_CLIENT_CODE, WALLET_CLIENT_INSTALL } from '../../schema/wallet-payment.js'
+import { codeBlock } from '../support/doc-blocks.js'
 import { type RecordedRequest, type RecordingProxy, startRecordingProxy } from '../support/recording-proxy.js'
 import { base, processorLedger } from '../support/service.js'
 import { allSettlements } from '../support/wallet.js'
 
 const run = promisify(execFile)
-const readme = await readFile('README.md', 'utf8')
-const example = (name: string) => {
-  const text = new RegExp(
-    `<!-- example: ${name.replace('.', '\\.')} -->\\s*\`\`\`\\w+\\n([\\s\\S]*?)\`\`\``,
-  ).exec(readme)?.[1]
-  if (!text) throw new Error(`README.md has no example marked ${name}`)
-  return text
-}
+const example = (name: string) => codeBlock(`example: ${name}`)
 
 let project = ''
 let proxy: RecordingProxy
-const inProject = (cmd: string, args: string[]) =>
+const inProject = (cmd: string, args: string[], env: Record<string, string> = {}) =>
   run(cmd, args, {
     cwd: project,
-    env: { ...process.env, SERVICE_URL: proxy.url },
+    env: { ...process.env, SERVICE_URL: proxy.url, ...env },
     maxBuffer: 16 * 1024 * 1024,
   })
 
@@ -43,9 +40,9 @@ function paidMeta(r: RecordedRequest): Record<string, unknown> | undefined {
 }
 
 /** Runs an example and returns its output and the key each of its paid requests carried. */
-async function runExample(cmd: string, file: string) {
+async function runExample(cmd: string, file: string, env: Record<string, string> = {}) {
   const from = proxy.requests.length
-  const { stdout } = await inProject(cmd, [file])
+  const { stdout } = await inProject(cmd, [file], env)
   const keys = proxy.requests.slice(from).flatMap((r) => {
     const meta = paidMeta(r)
     if (!meta) return []
@@ -75,6 +72,8 @@ beforeAll(async () => {
     'save-rules.mjs',
     'pay-wallet.mjs',
     'pay-x402.mjs',
+    'pay-mcp-wallet.mjs',
+    'mppx-cli.sh',
   ])
     await writeFile(join(project, name), example(name))
 })
@@ -102,6 +101,28 @@ describe('README examples in an empty project', () => {
       '@x402/evm',
     ])
     for (const [, name, version] of pins) expect(version, name).toBe(await lockVersion(name as string))
+  })
+
+  it("behavior: llms.txt's wallet client pins the versions this project tests against", async () => {
+    const pins = [...WALLET_CLIENT_INSTALL.matchAll(/(@?[\w/.-]+)@(\d[\w.-]*)/g)]
+    expect(pins.map((p) => p[1])).toEqual(['mppx', 'viem'])
+    for (const [, name, version] of pins) expect(version, name).toBe(await lockVersion(name as string))
+  })
+
+  it("behavior: llms.txt's wallet client, copied into a file, pays (with the Base Sepolia asset it names for chain 84532)", async () => {
+    // llms.txt says assets.base.USDC for Base (8453) and assets.baseSepolia.USDC for 84532, the
+    // local stand-in's chain: the one substitution its own text asks for here.
+    const local = WALLET_CLIENT_CODE.replace('assets.base.USDC', 'assets.baseSepolia.USDC')
+    expect(local).not.toBe(WALLET_CLIENT_CODE)
+    await writeFile(join(project, 'pay-llms.mjs'), local)
+    const from = proxy.requests.length
+    const { stdout } = await inProject('node', ['pay-llms.mjs', `${proxy.url}/v1/fde-lessons?topic=retry`], {
+      WALLET_KEY: generatePrivateKey(),
+    })
+    expect(stdout).toMatch(/^200 \{"topic":"retry"/)
+    const paid = proxy.requests.slice(from).filter((r) => /^Payment /.test(r.headers.authorization ?? ''))
+    expect(paid).toHaveLength(1)
+    expect(paid[0]?.headers['idempotency-key']).toMatch(/^\S+$/)
   })
 
   it('behavior: pay.mjs pays over HTTP and prints the answer and the receipt', async () => {
@@ -148,6 +169,38 @@ describe('README examples in an empty project', () => {
     expect(stdout).toMatch(/method: 'evm'/)
     const reference = /reference: '([^']+)'/.exec(stdout)?.[1]
     expect(await allSettlements()).toContain(reference)
+  })
+
+  it('behavior: pay-wallet.mjs pays on localhost too: the token follows the chain the 402 names, not the host', async () => {
+    const onLocalhost = new URL(proxy.url)
+    expect(onLocalhost.hostname).toBe('127.0.0.1')
+    onLocalhost.hostname = 'localhost'
+    const { stdout, keys } = await runExample('node', 'pay-wallet.mjs', {
+      SERVICE_URL: onLocalhost.origin,
+    })
+    expectEveryPaidRequestKeyed(keys)
+    expect(stdout).toMatch(/^200 \{"topic":"retry"/)
+    const reference = /reference: '([^']+)'/.exec(stdout)?.[1]
+    expect(await allSettlements()).toContain(reference)
+  })
+
+  it('behavior: pay-mcp-wallet.mjs pays a tool over MCP with a fresh key: an evm receipt, one settlement', async () => {
+    const { stdout, keys } = await runExample('node', 'pay-mcp-wallet.mjs')
+    expectEveryPaidRequestKeyed(keys)
+    expect(JSON.parse(stdout.split('\n')[0] as string)).toMatchObject({ topic: 'retry' })
+    expect(stdout).toMatch(/method: 'evm'/)
+    const reference = /reference: '([^']+)'/.exec(stdout)?.[1]
+    expect(await allSettlements()).toContain(reference)
+  })
+
+  it('behavior: mppx-cli.sh pays from the command line with a wallet key on the x402 wire: one new settlement', async () => {
+    const before = await allSettlements()
+    // The CLI sends its paid retry to the resource URL the offer names (the service itself), so
+    // the payment is counted at the chain, not at the recording proxy.
+    const { stdout } = await inProject('sh', ['mppx-cli.sh'], { WALLET_KEY: generatePrivateKey() })
+    expect(JSON.parse(stdout)).toMatchObject({ topic: 'retry' })
+    const after = await allSettlements()
+    expect(after.filter((tx) => !before.includes(tx))).toHaveLength(1)
   })
 
   it('behavior: pay-x402.mjs pays with a fresh key through @x402/fetch and prints the settlement', async () => {

@@ -22,7 +22,9 @@ async function claimsOf(jws: string, keys: JSONWebKeySet) {
 
 describe('signed receipts over HTTP', () => {
   it('behavior: the receipt verifies against the served key set and binds payment, resource and bytes', async () => {
+    const asked = Math.floor(Date.now() / 1000)
     const { paid, challenge } = await payOnce('/v1/fde-lessons?topic=RETRY')
+    const answered = Math.ceil(Date.now() / 1000)
     expect(paid.status).toBe(200)
     const body = await paid.text()
     const receipt = decodeReceipt(paid.headers.get('payment-receipt'))
@@ -39,7 +41,9 @@ describe('signed receipts over HTTP', () => {
       digest: sha256(body),
     })
     expect(paid.headers.get('content-digest')).toBe(sha256(body))
-    expect(Math.abs((claims.iat as number) - Date.now() / 1000)).toBeLessThan(3600)
+    // Issued when the payment settled: while the test's calls were open, however long they took.
+    expect(claims.iat).toBeGreaterThanOrEqual(asked)
+    expect(claims.iat).toBeLessThanOrEqual(answered)
   })
 
   it('behavior: mppx still parses the receipt, and the header stays far under common limits', async () => {

@@ -6,7 +6,7 @@
  * and, once a category is published, the prices near the middle to whoever adds networks: one voice
  * per network, so one network reads one place either side of the middle and rows alone no further.
  * If a change hardens the rule, these tests fail and the rule's text (schema/submission.ts, quoted in
- * README) must change too.
+ * gateway/submissions/README.md) must change too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Contributions, DISCLOSURE_THRESHOLD, MAX_PRICE_USD } from '../../schema/submission.js'

@@ -1,11 +1,12 @@
 /**
  * The submissions Worker alone, for the tests of test/submissions/ that need a database of their own
  * (workerd through Miniflare, a throwaway D1 and state folder): submit as a chosen client network,
- * read the published aggregates, stop.
+ * read the published aggregates, reach its database, stop.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Miniflare } from 'miniflare'
 import type { Contributions } from '../../schema/submission.js'
 import { startLocalWorkers } from '../../scripts/local/local-workers.js'
 import { freePort, SUBMISSIONS_CONFIG } from '../../scripts/local/service.js'
@@ -16,6 +17,8 @@ export interface SubmissionsWorker {
   submit(body: unknown, client: string, headers?: Record<string, string>): Promise<Response>
   /** GET /v1/pricing/aggregates, which must answer 200. */
   aggregates(): Promise<Contributions>
+  /** The Worker's own D1 database, for calling its modules with a clock the test chooses. */
+  database(): ReturnType<Miniflare['getD1Database']>
   stop(): Promise<void>
 }
 
@@ -40,6 +43,7 @@ export async function startSubmissionsWorker(vars: Record<string, string>): Prom
       if (r.status !== 200) throw new Error(`/v1/pricing/aggregates answered ${r.status}`)
       return (await r.json()) as Contributions
     },
+    database: () => worker.miniflare.getD1Database('DB'),
     async stop() {
       await worker.dispose()
       rmSync(state, { recursive: true, force: true })

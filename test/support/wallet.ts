@@ -48,8 +48,25 @@ export async function settlementsFrom(payer: string): Promise<Settlement[]> {
   return settlements.filter((s) => s.from.toLowerCase() === payer.toLowerCase())
 }
 
-export async function setFault(payer: string, fault: 'stall' | 'fail' | 'lost' | 'silent' | null) {
+export async function setFault(
+  payer: string,
+  fault: 'stall' | 'fail' | 'lost' | 'silent' | 'pending' | 'fake' | null,
+) {
   await facilitator('/__standin/fault', { address: payer, fault })
+}
+/** Mines the payer's broadcast transactions (those a `pending` fault left unmined). */
+export async function mine(payer: string) {
+  await facilitator('/__standin/mine', { address: payer })
+}
+/**
+ * Uses the payer's nonce without paying the recipient, as the holder of the payer's key can for the
+ * gas of one transaction: `cancel` (cancelAuthorization) or `self` (a 0-value transfer to the payer).
+ */
+export async function burnNonce(payer: string, nonce: string, how: 'cancel' | 'self') {
+  const r = (await (await facilitator('/__standin/burn', { address: payer, nonce, how })).json()) as {
+    ok: boolean
+  }
+  if (!r.ok) throw new Error('the stand-in refused to burn the nonce')
 }
 export async function release(payer: string) {
   await facilitator('/__standin/release', { address: payer })
@@ -162,4 +179,28 @@ export async function x402Payment(
   }
   const signature = await sign(account, authorization)
   return { authorization, signature, header: paymentSignature(accepted, { authorization, signature }) }
+}
+
+/**
+ * A new wallet claim from `ip` at a service of the test's own (`base`, its facilitator stand-in at
+ * `facilitatorUrl`): a fresh buyer, emptied first unless `funded`; answers the paid request's status.
+ */
+export async function walletClaimAt(
+  base: string,
+  facilitatorUrl: string,
+  path: string,
+  ip: string,
+  funded: boolean,
+) {
+  const buyer = freshBuyer()
+  if (!funded)
+    await fetch(`${facilitatorUrl}/__standin/balance`, {
+      method: 'POST',
+      body: JSON.stringify({ address: buyer.address, amount: '0' }),
+    })
+  const client = { 'cf-connecting-ip': ip }
+  const challenge = evmChallenge(await fetch(`${base}${path}`, { headers: client }))
+  return fetch(`${base}${path}`, {
+    headers: { ...client, authorization: await walletCredential(buyer, challenge) },
+  })
 }

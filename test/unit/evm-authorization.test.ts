@@ -7,7 +7,12 @@ import { getAddress, hashTypedData, keccak256, toBytes } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { authorizationDigest, signer, toHex } from '../../gateway/payment/evm/authorization.js'
-import { AUTHORIZATION_STATE_SELECTOR, AUTHORIZATION_USED_TOPIC } from '../../gateway/payment/evm/chain.js'
+import {
+  AUTHORIZATION_CANCELED_TOPIC,
+  AUTHORIZATION_STATE_SELECTOR,
+  AUTHORIZATION_USED_TOPIC,
+  TRANSFER_TOPIC,
+} from '../../gateway/payment/evm/chain.js'
 import { challengeNonce, checkAuthorization } from '../../gateway/payment/evm/check.js'
 import { checksum, type EvmConfig, readEvmConfig } from '../../gateway/payment/evm/config.js'
 import { atomicAmount } from '../../gateway/payment/evm/request.js'
@@ -141,6 +146,8 @@ describe('EIP-3009 authorization check', () => {
       keccak256(toBytes('authorizationState(address,bytes32)')).slice(0, 10),
     )
     expect(AUTHORIZATION_USED_TOPIC).toBe(keccak256(toBytes('AuthorizationUsed(address,bytes32)')))
+    expect(AUTHORIZATION_CANCELED_TOPIC).toBe(keccak256(toBytes('AuthorizationCanceled(address,bytes32)')))
+    expect(TRANSFER_TOPIC).toBe(keccak256(toBytes('Transfer(address,address,uint256)')))
   })
 
   it('refusal: a signature by someone other than `from`', async () => {

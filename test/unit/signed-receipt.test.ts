@@ -3,10 +3,12 @@
  * gives the same bytes, which is what lets a lost answer be re-sent with its original receipt.
  */
 import { generateKeyPairSync } from 'node:crypto'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { signedReceipt } from '../../gateway/payment/signed-receipt.js'
 
 describe('signedReceipt', () => {
+  afterEach(() => vi.useRealTimers())
+
   it('behavior: the same payment and the same bytes always give the same receipt, whenever signed', async () => {
     const jwk = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' })
     const keys = {
@@ -30,7 +32,8 @@ describe('signedReceipt', () => {
       currency: 'usd',
     }
     const first = await signedReceipt(keys, receipt, 'GET /v1/fde-playbooks', '{"a":1}')
-    await new Promise((r) => setTimeout(r, 1100))
+    // Signed again an hour later (the clock moved, not waited for): the bytes do not change.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 60 * 60 * 1000 })
     const again = await signedReceipt(keys, receipt, 'GET /v1/fde-playbooks', '{"a":1}')
     expect(again.receipt.jws).toBe(first.receipt.jws)
     const other = await signedReceipt(keys, receipt, 'GET /v1/fde-playbooks', '{"a":2}')

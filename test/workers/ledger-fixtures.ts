@@ -3,6 +3,7 @@
  * settled at a given time with its receipt, as the ledger writes one.
  */
 import { env } from 'cloudflare:test'
+import type { EvmConfig } from '../../gateway/payment/evm/config.js'
 import type { PaymentLedger, SettleInput } from '../../gateway/payment/ledger.js'
 import type { LedgerRecord } from '../../gateway/payment/retention.js'
 
@@ -53,3 +54,17 @@ export const cardSettle = (
   limitedForS: 0,
   ...extra,
 })
+
+/** The wallet rail as the ledger tests settle it: stand-in URLs the test answers through fetch. */
+export const walletEvm: EvmConfig = {
+  chainId: 84532,
+  token: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
+  tokenName: 'USDC',
+  tokenVersion: '2',
+  decimals: 6,
+  recipient: '0x5E11E7000000000000000000000000000000cA5E',
+  facilitatorUrl: 'https://facilitator.test',
+  rpcUrl: 'https://rpc.test/',
+  timeoutMs: 5_000,
+  maxTimeoutSeconds: 300,
+}

@@ -86,7 +86,8 @@ export function checkAuthorization(
       problem: 'verification-failed',
       detail: `the signature is not from ${a.from} over this token's EIP-712 domain (chain ${c.chainId}, ${c.token})`,
     }
-  const checked = { authorization: a, signature: sig, token: authorizationIdentity(c, a) }
+  // The token's ECRecover takes v = 27 or 28 only: a client's 0/1 (the same signature) is sent as 27/28.
+  const checked = { authorization: a, signature: tokenV(sig), token: authorizationIdentity(c, a) }
   // Checked last: a lapsed authorization that is otherwise sound names the payment it may have made.
   if (BigInt(a.validBefore) <= now)
     return {
@@ -96,4 +97,10 @@ export function checkAuthorization(
       lapsed: checked,
     }
   return { ok: true, checked }
+}
+
+/** The signature with its recovery byte as the token contract reads it (27 or 28). */
+function tokenV(signature: string): string {
+  const v = Number.parseInt(signature.slice(-2), 16)
+  return v < 27 ? `${signature.slice(0, -2)}${(v + 27).toString(16)}` : signature
 }

@@ -47,6 +47,14 @@ export async function verifyAndSettle(
   if (typeof settled === 'string') return { kind: 'unknown', detail: settled }
   if (settled.success === true && typeof settled.transaction === 'string' && settled.transaction)
     return { kind: 'settled', transaction: settled.transaction }
+  // "Not settled yet" is no refusal: a facilitator that broadcast the transfer and stopped waiting for
+  // its receipt answers success: false with the transaction (x402's `settlement_pending`).
+  const broadcast = typeof settled.transaction === 'string' && settled.transaction !== ''
+  if (settled.success === false && (broadcast || settled.errorReason === 'settlement_pending'))
+    return {
+      kind: 'unknown',
+      detail: `the facilitator broadcast the transfer${broadcast ? ` (${String(settled.transaction)})` : ''} but has not seen it mined`,
+    }
   if (settled.success === false)
     return { kind: 'refused', reason: String(settled.errorMessage ?? settled.errorReason ?? 'not settled') }
   return { kind: 'unknown', detail: 'the facilitator answered /settle without a transaction' }

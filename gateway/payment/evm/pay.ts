@@ -20,15 +20,12 @@ import type { TransferAuthorization } from './authorization.js'
 import { evmOffer } from './challenge.js'
 import { type CheckedAuthorization, challengeNonce, checkAuthorization } from './check.js'
 import type { EvmConfig } from './config.js'
-import type { WalletNote } from './owed.js'
 import { atomicAmount, EVM_METHOD, x402Requirements } from './request.js'
 
-/** Where wallet payments are claimed and noted, beside the ledger. */
+/** Where wallet authorizations are claimed, beside the ledger (the ledger files unanswered ones: wallet-book.ts). */
 export interface WalletClaims {
   /** Claims one authorization for one challenge; answers the challenge that holds it. */
   claim(token: string, challengeId: string, keepUntil: number): Promise<string>
-  /** Notes the payment in the wallet book, so an unanswered settlement can be found (owed.ts). */
-  note(note: WalletNote): Promise<void>
 }
 
 export interface WalletPayment {
@@ -94,14 +91,6 @@ export async function payWithAuthorization(
         'invalid-challenge',
         'this authorization was already given for another request; sign a new one for this challenge',
       )
-    // Noted before any settlement: a payment settled but never answered is then always found.
-    await claims.note({
-      challengeId: echoed.id,
-      payer: authorization.from,
-      nonce: authorization.nonce,
-      amount: authorization.value,
-      expiresAt,
-    })
   }
   const wallet = {
     evm,
@@ -109,6 +98,7 @@ export async function payWithAuthorization(
     paymentRequirements: requirements,
     from: authorization.from,
     nonce: authorization.nonce,
+    amount: atomicAmount(evm.decimals),
     validBefore: authorization.validBefore,
   }
   // The payment is the challenge and the authorization (its token), nothing else of the credential.

@@ -1,13 +1,14 @@
 /**
  * The wallet rail's settlement, run by the ledger after it has claimed the payment: verify and
- * settle through the facilitator, and resolve any outcome the facilitator leaves unknown (a stall,
- * an error, no answer) by reading the authorization's state on the chain. Used means paid: an
- * EIP-3009 authorization can only move its signed value to its signed recipient. Unused means not
- * paid yet; it is definitively unpaid only once its window has closed, and until then it is settled
+ * settle through the facilitator, then let the chain say whether the price arrived. Neither the
+ * facilitator's "settled" nor a used nonce is proof: paid means the transaction that used this
+ * authorization moved the price from the payer to the recipient (chain.ts). A nonce used without
+ * that transfer (a cancellation, a transfer elsewhere) can never pay: refused. An unused one may
+ * still execute: definitively unpaid only once its window has closed, and until then it is settled
  * again, which cannot pay twice (the token refuses a second use of one nonce).
  */
 import type { ProcessorOutcome } from '../processor.js'
-import { authorizationState } from './chain.js'
+import { type ExpectedTransfer, paymentOnChain } from './chain.js'
 import type { EvmConfig } from './config.js'
 import { verifyAndSettle } from './facilitator.js'
 
@@ -19,6 +20,8 @@ export interface WalletSettlement {
   paymentRequirements: Record<string, unknown>
   from: string
   nonce: string
+  /** The price in the token's base units: what must arrive at the recipient. */
+  amount: string
   /** Seconds since the epoch: after it the token refuses the authorization. */
   validBefore: string
 }
@@ -28,31 +31,36 @@ const CLOCK_MARGIN_MS = 5 * 60 * 1000
 
 export async function walletCharge(w: WalletSettlement): Promise<ProcessorOutcome> {
   const outcome = await verifyAndSettle(w.evm, w.paymentPayload, w.paymentRequirements)
-  if (outcome.kind === 'settled') return { kind: 'succeeded', id: outcome.transaction }
   if (outcome.kind === 'unknown')
     return {
       kind: 'unknown',
-      detail: `${outcome.detail}; whether the authorization was used is read from the chain when the same credential comes again`,
+      detail: `${outcome.detail}; whether the price arrived is read from the chain when the same credential comes again`,
     }
+  if (outcome.kind === 'settled')
+    return fromChain(w, `the facilitator reported transaction ${outcome.transaction}`, outcome.transaction)
   // A facilitator also refuses an authorization that is already used: only the chain tells which.
-  const state = await authorizationState(w.evm, w.from, w.nonce)
-  if ('unknown' in state)
-    return {
-      kind: 'unknown',
-      detail: `the facilitator refused the authorization (${outcome.reason}) and ${state.unknown}`,
-    }
-  if (state.used) return { kind: 'succeeded', id: state.transaction ?? usedReference(w) }
-  return {
-    kind: 'declined',
-    detail: `the facilitator refused the authorization (${outcome.reason}) and the chain shows it unused, so nothing was transferred`,
-  }
+  return fromChain(w, `the facilitator refused the authorization (${outcome.reason})`)
 }
+
+/**
+ * The most calls one wallet settlement makes in turn, each bounded by the facilitator's timeout:
+ * verify, settle, then the chain (the named receipt, the nonce's state, the block number and logs
+ * of its use, that transaction's receipt, the block number and logs of a cancellation).
+ */
+const WALLET_CALLS_AT_MOST = 9
+
+/** How long one wallet settlement may take: its budget place and its copies' wait are sized by it. */
+export const walletSettleBoundMs = (evm: EvmConfig) => WALLET_CALLS_AT_MOST * evm.timeoutMs
+
+/** What the chain says of a payment, read only (no settlement is tried). */
+export const walletOnChain = (w: WalletSettlement) => paymentOnChain(w.evm, expected(w))
 
 /** A retry of a payment whose settlement outcome was unknown. */
 export async function walletReconcile(w: WalletSettlement, now: number): Promise<ProcessorOutcome> {
-  const state = await authorizationState(w.evm, w.from, w.nonce)
-  if ('unknown' in state) return { kind: 'unknown', detail: state.unknown }
-  if (state.used) return { kind: 'succeeded', id: state.transaction ?? usedReference(w) }
+  const chain = await paymentOnChain(w.evm, expected(w))
+  if ('unknown' in chain) return { kind: 'unknown', detail: chain.unknown }
+  if (chain.paid) return { kind: 'succeeded', id: chain.transaction }
+  if (chain.spent) return neverPays(chain.how)
   if (now > Number(w.validBefore) * 1000 + CLOCK_MARGIN_MS)
     return {
       kind: 'declined',
@@ -62,6 +70,31 @@ export async function walletReconcile(w: WalletSettlement, now: number): Promise
   return walletCharge(w)
 }
 
-/** When the node no longer returns the transaction's log: the authorization names the transfer. */
-const usedReference = (w: WalletSettlement) =>
-  `eip3009:${w.evm.chainId}:${w.evm.token.toLowerCase()}:${w.from.toLowerCase()}:${w.nonce.toLowerCase()}`
+/** The chain's word after the facilitator's: `named` is a transaction the facilitator says paid. */
+async function fromChain(w: WalletSettlement, told: string, named?: string): Promise<ProcessorOutcome> {
+  const chain = await paymentOnChain(w.evm, expected(w), named)
+  if ('unknown' in chain) return { kind: 'unknown', detail: `${told} and ${chain.unknown}` }
+  if (chain.paid) return { kind: 'succeeded', id: chain.transaction }
+  if (chain.spent) return neverPays(chain.how)
+  // Said settled, but the chain shows the authorization unused: not mined yet, or not true.
+  if (named)
+    return {
+      kind: 'unknown',
+      detail: `${told}, but the chain does not show the authorization used yet; it is read again when the same credential comes back`,
+    }
+  return {
+    kind: 'declined',
+    detail: `${told} and the chain shows it unused, so nothing was transferred`,
+  }
+}
+
+const neverPays = (how: string): ProcessorOutcome => ({
+  kind: 'declined',
+  detail: `nothing reached the recipient: ${how}, so this authorization can never pay; sign a new one`,
+})
+
+const expected = (w: WalletSettlement): ExpectedTransfer => ({
+  from: w.from,
+  nonce: w.nonce,
+  amount: w.amount,
+})

@@ -1,0 +1,126 @@
+/**
+ * Two ledger findings of red team 6, on the real Durable Object inside workerd:
+ * - L1: a copy of a new claim that arrives while the first request is off reserving its place waits
+ *   as a copy and takes the first's outcome; it never becomes a second claim (nor a 429).
+ * - L3: a pending wallet payment sent again after its delivery window is read from the chain: one
+ *   whose price arrived is owed back, never "pay again".
+ * Processor, facilitator and chain are stand-ins inside the test (fetch), answering as the real ones do.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import type { SettleInput } from '../../gateway/payment/ledger.js'
+import { DELIVERY_WINDOW_MS } from '../../gateway/payment/retention.js'
+import { cardSettle, freshLedger, walletEvm } from './ledger-fixtures.js'
+
+const real = globalThis.fetch
+afterEach(() => {
+  globalThis.fetch = real
+})
+
+const processor = { url: 'https://processor.test', secret: 's', timeoutMs: 5_000 }
+
+describe('a copy of a claim being reserved', () => {
+  it("money: waits as a copy and takes the first request's settlement; one charge", async () => {
+    let creates = 0
+    globalThis.fetch = (async () => {
+      creates++
+      return new Response(JSON.stringify({ id: 'pi_1', status: 'succeeded' }))
+    }) as typeof fetch
+    const ledger = freshLedger()
+    const expiresAt = Date.now() + 60_000
+    const probe = cardSettle(expiresAt, processor, { limitedForS: undefined, idempotencyKey: 'k' })
+    const first = await ledger.settle(probe)
+    expect(first).toMatchObject({ ok: false, reason: 'unreserved' })
+    // A copy asks while the first request is reserving its place...
+    const copy = ledger.settle(probe)
+    // ...then the first comes back with its place.
+    const claimed = await ledger.settle({ ...probe, limitedForS: 0 })
+    expect(claimed.ok).toBe(true)
+    // The first request's face keeps its answer; the copy, under the same key, is given that answer.
+    await ledger.keepAnswer('k', { body: '{"answer":1}', headers: {} })
+    const copied = await copy
+    expect(copied).toMatchObject({ ok: true, repeat: { answer: { body: '{"answer":1}' } } })
+    expect(creates).toBe(1)
+  })
+})
+
+const evm = walletEvm
+const FROM = '0x2222222222222222222222222222222222222222'
+const NONCE = `0x${'09'.repeat(32)}`
+const TX = `0x${'cd'.repeat(32)}`
+const word = (hex: string) => `0x${hex.slice(2).toLowerCase().padStart(64, '0')}`
+
+/** The facilitator fails at settle (outcome unknown); the chain shows the authorization used by TX, which paid. */
+function paidButUnanswered() {
+  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input instanceof Request ? input.url : input)
+    const body = JSON.parse(String(init?.body ?? '{}')) as { method?: string }
+    const answer = (value: unknown, status = 200) => new Response(JSON.stringify(value), { status })
+    if (url.endsWith('/verify')) return answer({ isValid: true })
+    if (url.endsWith('/settle')) return answer({ error: 'unavailable' }, 503)
+    const rpc = (result: unknown) => answer({ jsonrpc: '2.0', id: 1, result })
+    switch (body.method) {
+      case 'eth_call':
+        return rpc(word('0x1'))
+      case 'eth_blockNumber':
+        return rpc('0x10')
+      case 'eth_getLogs':
+        return rpc([{ transactionHash: TX, topics: [], data: '0x' }])
+      case 'eth_getTransactionReceipt':
+        return rpc({
+          status: '0x1',
+          logs: [
+            {
+              address: evm.token,
+              topics: [
+                '0x98de503528ee59b575ef0c0a2576a82497bfc029a5685b209e9ec333479b10a5',
+                word(FROM),
+                NONCE,
+              ],
+              data: '0x',
+            },
+            {
+              address: evm.token,
+              topics: [
+                '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef',
+                word(FROM),
+                word(evm.recipient),
+              ],
+              data: word('0x7a120'),
+            },
+          ],
+        })
+    }
+    return answer({}, 404)
+  }) as typeof fetch
+}
+
+describe('a pending wallet payment after its delivery window', () => {
+  it('money: one whose price arrived is owed back, never "pay again"', async () => {
+    // The first try: verify passes, settle fails (unknown), then the chain is not read yet.
+    const ledger = freshLedger()
+    const expiresAt = Date.now() + 60_000
+    const claim: SettleInput = {
+      ...cardSettle(expiresAt, processor),
+      method: 'evm',
+      wallet: {
+        evm,
+        paymentPayload: {},
+        paymentRequirements: {},
+        from: FROM,
+        nonce: NONCE,
+        amount: '500000',
+        validBefore: String(Math.floor(expiresAt / 1000) + 300),
+      },
+    }
+    globalThis.fetch = (async (input: RequestInfo | URL) => {
+      const url = String(input instanceof Request ? input.url : input)
+      if (url.endsWith('/verify')) return new Response(JSON.stringify({ isValid: true }))
+      return new Response('{}', { status: 503 })
+    }) as typeof fetch
+    expect(await ledger.settle(claim)).toMatchObject({ ok: false, reason: 'unavailable' })
+    paidButUnanswered()
+    const late = await ledger.settle({ ...claim, now: expiresAt + DELIVERY_WINDOW_MS + 60_000 })
+    expect(late).toMatchObject({ ok: false, reason: 'refund-owed' })
+    expect(JSON.stringify(late)).toContain(TX)
+  })
+})
