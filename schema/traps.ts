@@ -65,7 +65,13 @@ export const TrapFile = z.strictObject({
   technology: TechnologyName,
   name: Text,
   kind: z.enum(TECHNOLOGY_KINDS),
-  aliases: z.array(TechnologyName),
+  /** Written as people say them ("Argo CD"): read lower-cased, spaces as hyphens (argo-cd), as names are asked. */
+  aliases: z.array(
+    z
+      .string()
+      .transform((a) => a.trim().toLowerCase().replace(/\s+/g, '-'))
+      .pipe(TechnologyName),
+  ),
   traps: z.array(Trap).min(1, 'at least one trap'),
 })
 export type TrapFile = z.infer<typeof TrapFile>
