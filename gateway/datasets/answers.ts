@@ -32,6 +32,7 @@ import type { Filters, Prepared } from './query.js'
 import { LIMIT_MAX, rank } from './ranking.js'
 import {
   extrasFilters,
+  type RankedAnswer,
   rankedAnswer,
   rankedFields,
   readExtras,
@@ -100,6 +101,20 @@ function situate<T extends { id: string }>(
       ),
     }
   return { ok: true, items: kept, because, situation, filters, named }
+}
+
+/**
+ * Named technologies let an answer with no gate or rule through for their traps; when none came
+ * either, nothing is sold: a 404 that says which names have no trap on file, before any challenge.
+ */
+function nothingApplies(what: string, situation: Filters, answer: RankedAnswer): Prepared {
+  return {
+    ok: false,
+    problem: notFound(
+      `no ${what} or trap applies to this situation (${normaliseQuery(situation)}); ${answer.echo?.notes.join('; ') ?? ''}; nothing was charged`,
+      { parameter: 'technologies', situation, notes: answer.echo?.notes ?? [] },
+    ),
+  }
 }
 
 /** The index's freshness narrowed to one category's rows: its due rows and their count. */
@@ -264,6 +279,7 @@ export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: n
       rules: situated.items,
       because: situated.because,
     })
+    if (!answer.ranked.length) return nothingApplies('rule', situated.filters, answer)
     return {
       ok: true,
       filters: { ...byTag.filters, ...situated.filters, ...extrasFilters(extras) },
@@ -347,6 +363,7 @@ export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: n
       rules: rules?.items ?? [],
       because,
     })
+    if (!answer.ranked.length) return nothingApplies('gate', situated.filters, answer)
     return {
       ok: true,
       filters: { ...base, ...extrasFilters(extras) },

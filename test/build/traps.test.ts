@@ -177,6 +177,46 @@ describe('trap files', () => {
   })
 })
 
+describe('nothing sold when nothing applies', () => {
+  // A checklist with no gate for the action: only the traps of the named technologies can fill it.
+  const noGates = (action: string) => ({
+    ...data,
+    checklist: {
+      checklist: data.checklist.checklist.filter(
+        (g) => !(g.check_spec.applies_to as readonly string[]).includes(action),
+      ),
+    },
+  })
+  const withTrap = content.traps.flatMap((f) =>
+    f.traps.map((t) => ({ technology: f.technology, trap: t })),
+  )[0]
+
+  it('error: no gate applies and the names have no trap for it: a 404 saying so, before any challenge', () => {
+    const prepared = PREPARE.checklist?.(
+      noGates('deploy'),
+      { action: 'deploy', technologies: 'no-such-thing' },
+      0,
+    )
+    expect(prepared?.ok).toBe(false)
+    if (prepared?.ok !== false) return
+    expect(prepared.problem.status).toBe(404)
+    expect(prepared.problem.detail).toContain('no traps on file for no-such-thing')
+    expect(prepared.problem.detail).toContain('nothing was charged')
+  })
+
+  it('behavior: no gate applies but a named technology has a trap for the action: the answer is the trap', () => {
+    if (!withTrap) throw new Error('no trap on file')
+    const action = withTrap.trap.actions[0] as string
+    const prepared = PREPARE.checklist?.(noGates(action), { action, technologies: withTrap.technology }, 0)
+    if (!prepared?.ok) throw new Error('refused')
+    const answer = prepared.payload() as Ranked
+    expect(answer.checklist).toEqual([])
+    expect(answer.ranked.map((l) => l.kind)).toContain('trap')
+    expect(answer.ranked.every((l) => l.kind === 'trap')).toBe(true)
+    expect([...answer.ranked, ...answer.also_consider].map((l) => l.id)).toContain(withTrap.trap.id)
+  })
+})
+
 describe('the free standing instructions with technologies', () => {
   it('behavior: as agents-md, the preview lists the traps on file for the names asked, and says which have none', () => {
     const [file] = content.traps
