@@ -291,7 +291,8 @@ export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: n
         rules: answer.rules,
         applies_because: answer.because,
         ...rankedFields(answer, extras.limit),
-        ...fitting(data, situated.situation, answer.rules),
+        // Only a situation named (action or facts) has playbooks that fit it and values to work out.
+        ...(situated.named ? fitting(data, situated.situation, answer.rules) : {}),
       }),
     }
   }),
@@ -375,9 +376,9 @@ export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: n
         count: answer.gates.length,
         checklist: answer.gates,
         ...(rules ? { rules_count: answer.rules.length, rules: answer.rules } : {}),
-        applies_because: answer.because,
+        ...(situated.named ? { applies_because: answer.because } : {}),
         ...rankedFields(answer, extras.limit),
-        ...fitting(data, situated.situation, [...answer.gates, ...answer.rules]),
+        ...(situated.named ? fitting(data, situated.situation, [...answer.gates, ...answer.rules]) : {}),
       }),
     }
   }),
