@@ -43,6 +43,7 @@ import {
 import { sha256 } from './stages/sha256.js'
 import { toolOutputSchemas } from './stages/tool-output-schemas.js'
 import { type ExpectedCounts, validate } from './stages/validate.js'
+import { declarationIssues, x402Declarations } from './stages/x402-discovery.js'
 
 export interface BuildOptions {
   contentDir: string
@@ -120,6 +121,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   // Compact: the document is read by machines and must stay under the 64 KB cap (check-openapi.ts).
   const apiText = `${JSON.stringify(api)}\n`
   issues.push(...(await checkOpenapi(api, apiText)))
+  // The x402 crawlers' view of each paid route (PAYMENT-REQUIRED's bazaar extension, /.well-known/x402).
+  const declarations = x402Declarations(content.facts)
+  issues.push(...declarationIssues(declarations))
   if (issues.length) throw new BuildFailed(issues)
 
   const agents = `${JSON.stringify(agentsJson(data.catalogue, options.urls, registry, data.pricing.counts), null, 2)}\n`
@@ -129,7 +133,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const schemasText = canonicalize(toolOutputSchemas())
   // Read from the asset store by the Worker (once per isolate), so the Worker's bundle stays lean.
   const schemasPath = `/data/tool-output-schemas.${sha256(schemasText).slice(0, 16)}.json`
-  const module = bundlesModule(schemasPath)
+  const x402Text = canonicalize(declarations)
+  const x402Path = `/data/x402-discovery.${sha256(x402Text).slice(0, 16)}.json`
+  const module = bundlesModule(schemasPath, x402Path)
   const files = new Map<string, string>([
     ...bundles.map((b) => [b.path, b.text] as const),
     ...sealed,
@@ -137,6 +143,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     [`private/${SEALING_KEY_FILE}`, canonicalize({ key })],
     ['private/tool-output-schemas.json', schemasText],
     [`public${schemasPath}`, schemasText],
+    [`public${x402Path}`, x402Text],
     ['private/bundles.js', module.js],
     ['private/bundles.d.ts', module.dts],
     ['public/agents.json', agents],

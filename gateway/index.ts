@@ -21,6 +21,8 @@ import { handleMcp } from './mcp/handler.js'
 import { accountBacklog } from './payment/attempts.js'
 import { normaliseQuery } from './payment/binding.js'
 import { WALLET_OWED_PATH, walletOwedRoute } from './payment/evm/owed-route.js'
+import { x402Declarations } from './payment/evm/x402-discovery.js'
+import { x402Manifest } from './payment/evm/x402-manifest.js'
 import { echoedExpires, ledgerOf, PAID_CACHE_CONTROL, requirePayment } from './payment/http.js'
 import { receiptHeader } from './payment/receipt.js'
 import { reconcilerMetric, refundOrphans } from './payment/reconciler.js'
@@ -157,6 +159,29 @@ function handlerFor(route: Route): Handler {
       return forwardToSubmissions(route)
     case 'mcp':
       return (req, env, ctx) => handleMcp(req as unknown as Request, env, ctx)
+    case 'x402_manifest':
+    case 'x402_manifest_json':
+      return async (req, env, ctx) => {
+        const config = paymentConfig(env)
+        const declarations = await x402Declarations(env.ASSETS).catch(() => undefined)
+        if (!declarations) {
+          const unreadable = problem(
+            503,
+            'data-unavailable',
+            'Data Unavailable',
+            'the manifest cannot be read right now; try again shortly',
+            { retryable: 'same-credential' },
+          )
+          return done(ctx, env, req, route, 'rejected', problemResponse(unreadable, retryAfter(unreadable)))
+        }
+        const manifest = x402Manifest(
+          new URL(req.url).origin,
+          declarations,
+          config.ok ? config.config.evm : undefined,
+        )
+        const response = await jsonResponse(req, manifest, { 'cache-control': 'public, max-age=300' })
+        return done(ctx, env, req, route, 'free', response)
+      }
     case 'jwks':
       return async (req, env, ctx) => {
         const config = paymentConfig(env)

@@ -258,6 +258,70 @@ export const EntryIncludes = z.strictObject({
 })
 export type EntryIncludes = z.infer<typeof EntryIncludes>
 
+/**
+ * What an entry price is per (FORMAT.md, "Like with like"): one seat (a user) or the whole account
+ * (a plan however many users it admits), billed monthly or the monthly equivalent of annual billing,
+ * and the least number of seats a buyer must take where the page states one. Medians group entry
+ * prices only with the same `per` and `billing`.
+ */
+export const EntryBasis = z.strictObject({
+  per: z.enum(['seat', 'account']),
+  billing: z.enum(['monthly', 'annual']),
+  seat_minimum: z.number().int().min(2).nullable().default(null),
+  /**
+   * Per account only: how many users the plan admits, as the page says in `users_quote`
+   * ("unlimited" for no limit); null where the page does not say.
+   */
+  users: z
+    .union([z.number().int().positive(), z.literal('unlimited')])
+    .nullable()
+    .default(null),
+  users_quote: Text.nullable().default(null),
+})
+export type EntryBasis = z.infer<typeof EntryBasis>
+
+/**
+ * Whether a unit price is the price a buyer pays from the first unit (`base`: pay as you go, a first
+ * tier, a pack bought outright) or the price of units beyond a plan's included allowance (`overage`:
+ * top-ups and refills on top of a plan). Medians never mix the two.
+ */
+export const UnitBasis = z.enum(['base', 'overage'])
+export type UnitBasis = z.infer<typeof UnitBasis>
+
+/**
+ * A team or business tier beside the entry price (FORMAT.md, "Tiers a team buys"): its price per
+ * seat per month, the seats a buyer must take, how it is billed, verbatim in `quote`.
+ */
+export const TeamTier = z.strictObject({
+  name: Text,
+  usd_per_seat_month: z.number().positive(),
+  seat_minimum: z.number().int().min(2).nullable().default(null),
+  billing: z.enum(['monthly', 'annual']),
+  quote: Text,
+})
+export type TeamTier = z.infer<typeof TeamTier>
+
+/** The price of usage beyond a plan's included allowance, verbatim in `quote`. */
+export const OverageRate = z.strictObject({
+  usd: z.number().positive(),
+  /** What one is counted in: "query", "1K tokens" (never a plan or a period). */
+  unit: Text,
+  quote: Text,
+})
+export type OverageRate = z.infer<typeof OverageRate>
+
+/**
+ * One stored copy of the vendor's page compared with the others to find the newest (FORMAT.md,
+ * "Newest page wins"): the address it is stored under, whether it is the one the row reads, and
+ * what on it differs from the other copies (the reason it is, or is not, the newest).
+ */
+export const StoredCopy = z.strictObject({
+  address: HttpsUrl,
+  newest: z.boolean(),
+  differs: Text,
+})
+export type StoredCopy = z.infer<typeof StoredCopy>
+
 /** A row's fields before the checks that tie them together; the published (paid) row extends them. */
 export const PricingRowFields = z.strictObject({
   id: Id,
@@ -267,8 +331,12 @@ export const PricingRowFields = z.strictObject({
   /** Null only when the vendor's page does not say how it charges. */
   pricing_model: PricingModel.nullable(),
   entry_usd_month: z.number().nonnegative().nullable(),
+  /** Required with entry_usd_month: per seat or per account, monthly or annual billing, seat minimum. */
+  entry_basis: EntryBasis.nullable().default(null),
   unit_price_usd: z.number().nonnegative().nullable(),
   usage_unit: Text.nullable(),
+  /** Required with unit_price_usd: a base rate or an overage rate. */
+  unit_basis: UnitBasis.nullable().default(null),
   /** Required when both prices are null. */
   null_reason: NullReason.nullable(),
   /** The vendor's own page sends at least one tier to a sales call for its price (FORMAT.md). */
@@ -296,6 +364,11 @@ export const PricingRowFields = z.strictObject({
   page_states_date: Text.nullable().default(null),
   /** What told us the page read is the vendor's newest version (a stated date, a "Legacy" mark, ...). */
   newest_because: Text,
+  /**
+   * Every stored copy of the page compared when more than one was found; empty when one was. The
+   * build checks newest_because against it (build/pricing/stored-copies.ts).
+   */
+  copies_compared: z.array(StoredCopy).default([]),
   note: Text.nullable().default(null),
   /** Model APIs: input and output prices of the models the page lists (at least two, or `models_shortfall`). */
   models: z.array(ModelPrice).default([]),
@@ -305,6 +378,10 @@ export const PricingRowFields = z.strictObject({
   minute_includes: MinuteIncludes.nullable().default(null),
   /** Entry prices: what usage the plan includes and what beyond it costs. */
   entry_includes: EntryIncludes.nullable().default(null),
+  /** Team or business seat tiers the vendor's page lists, each verbatim. */
+  team_tiers: z.array(TeamTier).default([]),
+  /** Overage or pay-as-you-go rates beyond a plan, where the page lists them, each verbatim. */
+  overage_rates: z.array(OverageRate).default([]),
 })
 
 export const PricingRow = PricingRowFields.superRefine((row, ctx) => {
@@ -332,6 +409,19 @@ export const PricingRow = PricingRowFields.superRefine((row, ctx) => {
       code: 'custom',
       path: ['sales_gated'],
       message: 'null_reason sales-gated needs sales_gated: true',
+    })
+  if ((row.entry_usd_month !== null) !== (row.entry_basis !== null))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['entry_basis'],
+      message: 'an entry price says what it is per (entry_basis), and only an entry price does',
+    })
+  if ((row.unit_price_usd !== null) !== (row.unit_basis !== null))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['unit_basis'],
+      message:
+        'a unit price says whether it is a base or an overage rate (unit_basis), and only a unit price does',
     })
   if (row.unit_price_usd !== null && row.usage_unit === null)
     ctx.addIssue({

@@ -117,17 +117,58 @@ export const PriceSpread = z.object({
 })
 export type PriceSpread = z.infer<typeof PriceSpread>
 
+/** A priced product kept out of a group, and the basis it is on instead. */
+export const LeftOut = z.object({ product: z.string(), basis: z.string() })
+export type LeftOut = z.infer<typeof LeftOut>
+
+/**
+ * Prices on one unit and one basis (per seat or per account, monthly or annual billing; base or
+ * overage rate), compared only with each other. A group of two or more has a median and range; a
+ * group of one is that one price (`single_price`), never called a median. `left_out` names the
+ * category's prices in the same unit on another basis, kept out of this group.
+ */
+export const PriceGroup = z.object({
+  /** "USD per month, per seat, monthly billing"; "USD per resolution, base rate". */
+  label: z.string(),
+  unit: z.string(),
+  basis: z.string(),
+  products: z.array(z.string()),
+  spread: PriceSpread.nullable(),
+  single_price: z.number().nullable(),
+  left_out: z.array(LeftOut),
+  /** Per-seat groups: the products that state a seat minimum, and how many seats. */
+  seat_minimums: z.array(z.object({ product: z.string(), seats: Count })),
+})
+export type PriceGroup = z.infer<typeof PriceGroup>
+
 /** Per-minute voice prices that include the same parts of a call, compared only with each other. */
 export const MinuteBundle = z.object({
   /** What the minute includes, in words ("model, speech in and speech out included; telephony extra"). */
   label: z.string(),
-  spread: PriceSpread,
+  /** Base or overage rate: minutes on another basis form another bundle. */
+  basis: z.string(),
+  /** Two or more prices: median and range; null for a bundle of one (see single_price). */
+  spread: PriceSpread.nullable(),
+  single_price: z.number().nullable(),
   products: z.array(z.string()),
 })
 export type MinuteBundle = z.infer<typeof MinuteBundle>
 /** A per-minute price kept out of every bundle, and why (the parts its page leaves unstated). */
 export const MinuteLeftOut = z.object({ product: z.string(), why: z.string() })
 export type MinuteLeftOut = z.infer<typeof MinuteLeftOut>
+
+/**
+ * What a team of `seats` pays a month in one category, from the rows only: each option's product,
+ * plan, monthly total and how it was worked out, cheapest first; the rows left out, with why.
+ */
+export const TeamCost = z.object({
+  seats: Count,
+  options: z.array(
+    z.object({ product: z.string(), plan: z.string(), usd_month: z.number(), how: z.string() }),
+  ),
+  left_out: z.array(z.object({ product: z.string(), why: z.string() })),
+})
+export type TeamCost = z.infer<typeof TeamCost>
 
 /** Derived per-category figures over the published rows. */
 export const Comparable = z.object({
@@ -139,16 +180,20 @@ export const Comparable = z.object({
   no_price: Count,
   /** The pricing page not read yet: neither a price nor a finding of none. */
   price_not_read: Count,
-  entry_usd_month: PriceSpread.nullable(),
-  unit_price_usd_by_unit: z.record(z.string(), PriceSpread),
+  /** Entry prices grouped by what they are per (seat or account) and how they are billed. */
+  entry_price_groups: z.array(PriceGroup),
+  /** Unit prices grouped by base unit and basis (base or overage rate). */
+  unit_price_groups: z.array(PriceGroup),
   /**
    * Paid only: the same unit prices after exact unit conversions (an hour is 60 minutes; a pack of
-   * N sessions is N sessions), so a per-hour and a per-minute price share one scale.
+   * N sessions is N sessions), so a per-hour and a per-minute price share one scale; grouped by basis too.
    */
-  unit_price_usd_by_converted_unit: z.record(z.string(), PriceSpread),
+  unit_price_converted_groups: z.array(PriceGroup),
   /** Per-minute prices by what the minute includes; these stay out of the per-unit medians above. */
   per_minute_by_bundle: z.array(MinuteBundle),
   per_minute_left_out: z.array(MinuteLeftOut),
+  /** What a team of TEAM_SEATS pays a month, cheapest first, with the rows used and left out. */
+  team_cost: TeamCost,
   pricing_models: z.record(z.string(), Count),
 })
 export type Comparable = z.infer<typeof Comparable>
@@ -186,6 +231,8 @@ export const PublishedPricingRow = PricingRowFields.extend({
    */
   as_of: z.string(),
   as_of_source: z.enum(['page-states-date', 'copy-captured-on', 'unknown']),
+  /** Whole days from the as-of date to the build's date; null when the date is unknown (never 0). */
+  price_age_days: z.number().int().nullable(),
   /** Whole days from read_on to the build's date: how long ago we read the page (or its copy). */
   days_since_read: z.number().int(),
   /**
@@ -204,6 +251,12 @@ export const Freshness = z.strictObject({
   due_for_reread: Count,
   /** Ids of the rows due, the one read longest ago first. */
   due_rows: z.array(z.string()),
+  /** Rows whose price's date is known (the page's own date, or the stored copy's capture date). */
+  dated: Count,
+  /** Rows whose price's date is unknown: shown as unknown, never as current. */
+  undated: Count,
+  /** The oldest dated price: its row, its as-of date and its age in days on as_of; null with none dated. */
+  oldest_dated: z.strictObject({ product: z.string(), as_of: z.string(), age_days: Count }).nullable(),
 })
 export type Freshness = z.infer<typeof Freshness>
 

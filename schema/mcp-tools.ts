@@ -56,7 +56,11 @@ export const MCP_TOOLS: readonly McpTool[] = [
 export const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25'] as const
 
 /** What initialize and server/discover advertise under capabilities.experimental (payment transport draft). */
-export const PAYMENT_CAPABILITY = { payment: { methods: { stripe: { intents: ['charge'] } } } }
+// Both methods a paid tool's challenge can name: the card's, and the wallet's where the deployment
+// offers it (schema/payment-ways.ts says what each needs).
+export const PAYMENT_CAPABILITY = {
+  payment: { methods: { stripe: { intents: ['charge'] }, evm: { intents: ['charge'] } } },
+}
 
 /** What the server card says the server does: only what the tools above serve. */
 // Only the build renders it (schema/money-back.ts says why it is written so).
@@ -64,4 +68,4 @@ export const MCP_DESCRIPTION = /* @__PURE__ */ [
   `Engineering-practice rules, playbooks and pre-ship gates traced to real incidents, and an index of published AI product prices, as MCP tools: the catalogue and the foundational rules are free (also as resources, with the pricing-index descriptor), the rest cost ${PRICE.display} per call, paid in band over the HTTP 402 Payment scheme.`,
 ].join('')
 
-export const MCP_INSTRUCTIONS = `Engineering-practice rules traced to real incidents. Call fde_catalogue (free) to see topics, phases and the actions the checklist filters by, fde_lessons_preview (free) for the foundational rules, then the paid tools (${PRICE.display} each) with a topic or phase filter; pricing_index (${PRICE.display}) sells the AI product pricing index, optionally one category. The free documents are also resources (resources/list). A paid tool answers with an isError result whose _meta["org.paymentauth/payment-required"] holds the challenge; pay it and repeat the same call with params._meta["org.paymentauth/credential"]; ${PAYMENT_TOKEN_SUMMARY} The receipt comes back in _meta["org.paymentauth/receipt"]. Every refusal's problem (in that challenge, or in _meta["org.paymentauth/problem"] when no new payment is asked for) has retryable: "pay-again" (pay the new challenge), "same-credential" (send the same credential and idempotency-key again, never pay again) or false (stop).`
+export const MCP_INSTRUCTIONS = `Engineering-practice rules traced to real incidents. Call fde_catalogue (free) to see topics, phases and the actions the checklist filters by, fde_lessons_preview (free) for the foundational rules, then the paid tools (${PRICE.display} each) with a topic or phase filter; pricing_index (${PRICE.display}) sells the AI product pricing index, optionally one category. The free documents are also resources (resources/list). A paid tool answers with an isError result whose _meta["org.paymentauth/payment-required"] holds the challenge; pay it and repeat the same call with params._meta["org.paymentauth/credential"]. Two methods: stripe, by card: ${PAYMENT_TOKEN_SUMMARY} evm, with only a wallet key (USDC on Base, where the challenge offers it): an EIP-3009 authorization as mppx's evm client signs it, no account. The receipt comes back in _meta["org.paymentauth/receipt"]. Every refusal's problem (in that challenge, or in _meta["org.paymentauth/problem"] when no new payment is asked for) has retryable: "pay-again" (pay the new challenge), "same-credential" (send the same credential and idempotency-key again, never pay again) or false (stop).`

@@ -10,6 +10,7 @@ import {
   Comparable,
   Count,
   Freshness,
+  PriceGroup,
   PriceSpread,
   PricingBundle,
   PublishedGate,
@@ -178,19 +179,41 @@ const JSON_SCHEMA_OPTIONS = { io: 'output', unrepresentable: 'any' } as const
 /**
  * zod writes every integer with JavaScript's safe-integer bounds, which say nothing a client needs
  * (a count is never near 2^53) and cost openapi.json kilobytes under its 64 KB cap: dropped here.
+ * So is `default`: an answer carries every field (all are required), so a default says nothing of
+ * it; and `minLength: 1`, which the build already holds every text of content to before it is
+ * published; and `additionalProperties: false`, since the version policy counts a new field in an
+ * answer as a compatible change, which a closed object would make breaking for a validating client.
+ * A nullable plain value is written as a type list ({"type":["string","null"]}), the short
+ * form JSON Schema 2020-12 gives the same meaning.
  */
 function withoutSafeBounds(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withoutSafeBounds)
   if (!schema || typeof schema !== 'object') return schema
+  const shortNullable = nullableAsTypeList(schema as Record<string, unknown>)
+  if (shortNullable) return withoutSafeBounds(shortNullable)
   return Object.fromEntries(
     Object.entries(schema)
       .filter(
         ([k, v]) =>
+          k !== 'default' &&
+          !(k === 'minLength' && v === 1) &&
+          !(k === 'additionalProperties' && v === false) &&
           !(k === 'maximum' && v === Number.MAX_SAFE_INTEGER) &&
           !(k === 'minimum' && v === Number.MIN_SAFE_INTEGER),
       )
       .map(([k, v]) => [k, withoutSafeBounds(v)]),
   )
+}
+
+/** {"anyOf":[{"type":"string",…},{"type":"null"}]} as {"type":["string","null"],…}; null when not that shape. */
+function nullableAsTypeList(schema: Record<string, unknown>): Record<string, unknown> | null {
+  const { anyOf, ...rest } = schema
+  if (!Array.isArray(anyOf) || anyOf.length !== 2) return null
+  const [value, none] = anyOf as Record<string, unknown>[]
+  if (!value || !none || Object.keys(none).length !== 1 || none.type !== 'null') return null
+  if (typeof value.type !== 'string' || value.type === 'object' || value.type === 'array' || 'enum' in value)
+    return null
+  return { ...rest, ...value, type: [value.type, 'null'] }
 }
 
 /** A route's success body as one self-contained JSON Schema (2020-12): an MCP tool's outputSchema. */
@@ -217,6 +240,8 @@ const SHARED: [z.ZodType, string][] = [
   [Comparable, 'Comparable'],
   // Every median and range: written once, referenced from each unit and bundle.
   [PriceSpread, 'PriceSpread'],
+  // Entry and unit groups (free and converted) share one shape.
+  [PriceGroup, 'PriceGroup'],
   [Inclusion, 'Inclusion'],
   [Count, 'Count'],
   // The descriptor's and /v1/pricing's freshness: one shape, written once.

@@ -266,8 +266,7 @@ export const ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/mcp/server-card',
     access: 'free',
-    summary:
-      'MCP server card (Server Card draft): name, version, the streamable-http endpoint and its protocol versions',
+    summary: 'MCP server card (draft): endpoint, protocol versions, ways to pay',
     params: [],
   },
   {
@@ -291,8 +290,7 @@ export const ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/.well-known/mcp/server.json',
     access: 'free',
-    summary:
-      'The MCP Registry entry (server.json, 2025-12-11 schema) exactly as published: name, /mcp remote, price per paid tool',
+    summary: 'The MCP Registry entry (server.json) as published: /mcp remote, prices, ways to pay',
     params: [],
   },
   {
@@ -300,8 +298,23 @@ export const ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/.well-known/mcp.json',
     access: 'free',
-    summary:
-      'Older MCP server card shape (SEP-1649): transport, capabilities, instructions, tools with prices',
+    summary: 'Older MCP server card (SEP-1649): transport, instructions, tools, prices, ways to pay',
+    params: [],
+  },
+  {
+    name: 'x402_manifest',
+    method: 'GET',
+    path: '/.well-known/x402',
+    access: 'free',
+    summary: 'x402 discovery manifest (draft): paid routes, offers, input and output schemas',
+    params: [],
+  },
+  {
+    name: 'x402_manifest_json',
+    method: 'GET',
+    path: '/.well-known/x402.json',
+    access: 'free',
+    summary: "The same x402 manifest, at the draft's own path",
     params: [],
   },
   {

@@ -21,11 +21,32 @@ const offerSchema = {
     description: { type: 'string' },
   },
 }
+/**
+ * Beside the offers, the x402 crawlers' fields (x402scan, MPPscan): a fixed price in dollars and
+ * the protocols that carry it, each an object named by its protocol.
+ */
 const paymentInfoSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['offers'],
-  properties: { offers: { type: 'array', minItems: 1, items: offerSchema } },
+  required: ['offers', 'price', 'protocols'],
+  properties: {
+    offers: { type: 'array', minItems: 1, items: offerSchema },
+    price: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['mode', 'currency', 'amount'],
+      properties: {
+        mode: { const: 'fixed' },
+        currency: { type: 'string', pattern: '^[A-Z]{3}$' },
+        amount: { type: 'string', pattern: '^[0-9]+\\.[0-9]{2}$' },
+      },
+    },
+    protocols: {
+      type: 'array',
+      minItems: 1,
+      items: { type: 'object', minProperties: 1, maxProperties: 1, propertyNames: { enum: ['mpp', 'x402'] } },
+    },
+  },
 }
 
 export async function checkOpenapi(doc: object, text: string): Promise<BuildIssue[]> {

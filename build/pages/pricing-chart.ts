@@ -6,6 +6,7 @@
 import type { PricingRow } from '../../schema/content.js'
 import { perMinute } from '../pricing/included-usage.js'
 import { bundleLabel } from '../pricing/minute-bundles.js'
+import { entryBasisLabel, UNIT_BASIS_TEXT } from '../pricing/price-basis.js'
 import { baseUnit, formatUsd, nullReasonText, perUnit, unitQualifier } from '../pricing/price-format.js'
 import { escapeHtml } from './html.js'
 
@@ -44,17 +45,31 @@ export function chartGroups(rows: readonly PricingRow[]): Group[] {
     marker: value === null ? nullReasonText(r.null_reason) : '',
     salesGated: r.sales_gated,
   })
+  // Per seat apart from per account, monthly billing apart from annual: one scale per basis.
+  const entryBasis = (r: PricingRow) => (r.entry_basis ? entryBasisLabel(r.entry_basis) : '')
   const entry = rows.filter((r) => r.entry_usd_month !== null)
-  if (entry.length)
+  for (const basis of [...new Set(entry.map(entryBasis))].sort((a, b) => a.localeCompare(b)))
     groups.push({
-      heading: 'Entry price, USD per month',
-      items: entry.map((r) => item(r, r.entry_usd_month)),
+      heading: `Entry price, USD per month, ${basis}`,
+      items: entry
+        .filter((r) => entryBasis(r) === basis)
+        .map((r) =>
+          item(
+            r,
+            r.entry_usd_month,
+            r.entry_basis?.seat_minimum ? `at least ${r.entry_basis.seat_minimum} seats` : null,
+          ),
+        ),
     })
   // One scale per base unit: "resolution" and "resolution (first tier)" are the same thing counted.
   // A per-minute price that says what its minute includes shares a scale only with the same bundle.
+  // Base rates apart from overage rates.
   const base = (r: PricingRow) => {
     const unit = baseUnit(r.usage_unit ?? '')
-    return r.minute_includes && perMinute(r) ? `${unit}: ${bundleLabel(r.minute_includes)}` : unit
+    const basis = UNIT_BASIS_TEXT[r.unit_basis ?? 'base']
+    return r.minute_includes && perMinute(r)
+      ? `${unit}: ${bundleLabel(r.minute_includes)}; ${basis}`
+      : `${unit}, ${basis}`
   }
   const units = [...new Set(rows.flatMap((r) => (r.unit_price_usd === null ? [] : [base(r)])))]
   for (const unit of units.sort((a, b) => a.localeCompare(b)))

@@ -1,9 +1,10 @@
 /**
  * A category's derived comparables as a definition list: counts, who publishes a price, who sends
- * buyers to sales, and median and range per unit (never across units).
+ * buyers to sales, and median and range per unit and basis (never across units or bases), each
+ * saying which products it grouped and which it left out; a group of one is a single price.
  */
-import type { Comparable, PriceSpread } from '../../schema/datasets.js'
-import { formatUsd, perUnit } from '../pricing/price-format.js'
+import type { Comparable, PriceGroup, PriceSpread } from '../../schema/datasets.js'
+import { formatUsd } from '../pricing/price-format.js'
 import { escapeHtml } from './html.js'
 
 export function comparablesList(c: Comparable): string {
@@ -14,16 +15,29 @@ export function comparablesList(c: Comparable): string {
     ['Publish no price (on the pricing page read)', `${c.no_price} of ${c.products}`],
     ['Price not read yet', `${c.price_not_read} of ${c.products}`],
   ]
-  if (c.entry_usd_month) items.push(['Entry price, USD per month', spread(c.entry_usd_month)])
-  for (const [unit, s] of Object.entries(c.unit_price_usd_by_unit))
-    items.push([`Unit price, USD ${perUnit(unit)}`, spread(s)])
+  for (const g of c.entry_price_groups) items.push([`Entry price, ${g.label}`, group(g)])
+  for (const g of c.unit_price_groups) items.push([`Unit price, ${g.label}`, group(g)])
   // Per-minute prices compare only with prices whose minute includes the same things.
   for (const b of c.per_minute_by_bundle)
-    items.push([`Per minute, ${b.label}`, `${spread(b.spread)}: ${b.products.join(', ')}`])
+    items.push([
+      `Per minute, ${b.label}; ${b.basis}`,
+      `${b.spread ? spread(b.spread) : single(b.single_price as number)}: ${b.products.join(', ')}`,
+    ])
   if (c.per_minute_left_out.length)
     items.push([
       'Per-minute prices left out of every comparison',
       c.per_minute_left_out.map((l) => `${l.product}: ${l.why}`).join('; '),
+    ])
+  const t = c.team_cost
+  if (t.options.length)
+    items.push([
+      `A team of ${t.seats} pays a month, cheapest first`,
+      [
+        t.options.map((o) => `${o.product} ${formatUsd(o.usd_month)} (${o.plan}: ${o.how})`).join('; '),
+        t.left_out.length ? `left out: ${t.left_out.map((l) => `${l.product} (${l.why})`).join('; ')}` : '',
+      ]
+        .filter(Boolean)
+        .join('. '),
     ])
   const models = Object.entries(c.pricing_models)
   if (models.length) items.push(['Pricing models', models.map(([m, n]) => `${m}: ${n}`).join(', ')])
@@ -32,8 +46,22 @@ ${items.map(([k, v]) => `<div><dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>
 </dl>`
 }
 
-/** One price says only itself; a median and range need at least two. */
+/** A group's figure, the products it grouped, their seat minimums and what it left out. */
+export function group(g: PriceGroup): string {
+  const figure = g.spread ? spread(g.spread) : single(g.single_price as number)
+  const minimums = g.seat_minimums.map((m) => `${m.product} at least ${m.seats} seats`)
+  const parts = [`${figure}: ${g.products.join(', ')}${minimums.length ? ` (${minimums.join('; ')})` : ''}`]
+  if (g.left_out.length)
+    parts.push(`left out: ${g.left_out.map((l) => `${l.product} (${l.basis})`).join(', ')}`)
+  return parts.join('; ')
+}
+
+/** A median and range need at least two prices. */
 function spread(s: PriceSpread): string {
-  if (s.n === 1) return `${formatUsd(s.median)} (1 product)`
   return `median ${formatUsd(s.median)}, range ${formatUsd(s.min)} to ${formatUsd(s.max)} (${s.n} products)`
+}
+
+/** One price says only itself: never a median. */
+function single(price: number): string {
+  return `single price ${formatUsd(price)} (1 product, no median)`
 }

@@ -73,6 +73,15 @@ function includesBlock(r: PricingRow): string {
       `<p class="small includes">The minute: ${escapeHtml(bundleLabel(r.minute_includes))}.${words ? ` ${words}` : ''}</p>`,
     )
   }
+  const tierQuotes = [
+    ...r.team_tiers.map((t) => t.quote),
+    ...r.overage_rates.map((o) => o.quote),
+    ...(r.entry_basis?.users_quote ? [r.entry_basis.users_quote] : []),
+  ]
+  if (tierQuotes.length)
+    parts.push(
+      `<p class="small includes">Tiers and overage, in the page's words: ${tierQuotes.map((q) => `<q class="small">${escapeHtml(q)}</q>`).join(' ')}</p>`,
+    )
   if (r.entry_includes) {
     const e = r.entry_includes
     const words = e.quotes.map((q) => `<q class="small">${escapeHtml(q)}</q>`).join(' ')
@@ -90,6 +99,18 @@ function priceCell(r: PricingRow): string {
   if (r.unit_price_usd !== null)
     lines.push(
       `<span class="price">${formatUsd(r.unit_price_usd)}</span> ${escapeHtml(perUnit(r.usage_unit))}`,
+    )
+  if (r.entry_basis?.per === 'seat') lines.push('<span class="small">per seat</span>')
+  if (r.entry_basis?.seat_minimum)
+    lines.push(`<span class="small">at least ${r.entry_basis.seat_minimum} seats</span>`)
+  // Tiers a team buys and overage rates, each as the page writes it (the quote is in the evidence cell).
+  for (const t of r.team_tiers)
+    lines.push(
+      `<span class="small tier">${escapeHtml(t.name)}: <span class="price">${formatUsd(t.usd_per_seat_month)}</span> / seat / month, ${t.billing} billing${t.seat_minimum ? `, at least ${t.seat_minimum} seats` : ''}</span>`,
+    )
+  for (const o of r.overage_rates)
+    lines.push(
+      `<span class="small overage">Overage: <span class="price">${formatUsd(o.usd)}</span> per ${escapeHtml(o.unit)}</span>`,
     )
   if (lines.length === 0) lines.push(`<span class="marker">${nullReasonText(r.null_reason)}</span>`)
   if (r.null_reason === 'pricing-page-not-read' && r.pricing_page_url) {
@@ -123,7 +144,7 @@ function sourceCell(r: PublishedPricingRow): string {
   const due = r.reread_due ? `<br><span class="marker due">due for re-read (${age})</span>` : ''
   const asOf =
     r.as_of_source === 'unknown'
-      ? `<span class="small as-of">Price as of: unknown (${AS_OF_SOURCE_TEXT.unknown})</span>`
+      ? `<span class="small as-of">Price as of: unknown (${AS_OF_SOURCE_TEXT.unknown})</span><br><span class="marker undated">price date unknown: not known to be current</span>`
       : `<span class="small as-of">Price as of <time datetime="${escapeHtml(r.as_of)}">${escapeHtml(r.as_of)}</time> (${AS_OF_SOURCE_TEXT[r.as_of_source]})</span>`
   return `${link}<br>${asOf}<br><span class="small">Read <time datetime="${escapeHtml(r.read_on)}">${escapeHtml(r.read_on)}</time>, ${READ_FROM[r.read_from]}</span>${due}`
 }

@@ -7,6 +7,7 @@
 import { MINUTE_PARTS, type MinuteIncludes, type PricingRow } from '../../schema/content.js'
 import type { MinuteBundle, MinuteLeftOut } from '../../schema/datasets.js'
 import { perMinute } from './included-usage.js'
+import { UNIT_BASIS_TEXT } from './price-basis.js'
 import { comparableUnit } from './unit-conversion.js'
 
 const PART_NAMES: Record<(typeof MINUTE_PARTS)[number], string> = {
@@ -39,7 +40,10 @@ export function minuteBundles(
   rows: readonly PricingRow[],
   spread: (values: readonly number[]) => MinuteBundle['spread'] | null,
 ): { bundles: MinuteBundle[]; left_out: MinuteLeftOut[] } {
-  const groups = new Map<string, { includes: Omit<MinuteIncludes, 'quotes'>; rows: PricingRow[] }>()
+  const groups = new Map<
+    string,
+    { includes: Omit<MinuteIncludes, 'quotes'>; basis: string; rows: PricingRow[] }
+  >()
   const left_out: MinuteLeftOut[] = []
   for (const row of rows) {
     if (!perMinute(row) || row.unit_price_usd === null || row.usage_unit === null) continue
@@ -53,20 +57,32 @@ export function minuteBundles(
       continue
     }
     const { quotes: _, ...includes } = m
-    const key = MINUTE_PARTS.map((p) => includes[p]).join('|')
-    const group = groups.get(key) ?? { includes, rows: [] }
+    const basis = UNIT_BASIS_TEXT[row.unit_basis ?? 'base']
+    const key = [...MINUTE_PARTS.map((p) => includes[p]), basis].join('|')
+    const group = groups.get(key) ?? { includes, basis, rows: [] }
     group.rows.push(row)
     groups.set(key, group)
   }
-  const bundles = [...groups.values()].flatMap(({ includes, rows: grouped }) => {
+  const bundles = [...groups.values()].flatMap(({ includes, basis, rows: grouped }) => {
     const prices = grouped.map(
       (r) => comparableUnit(r.unit_price_usd as number, r.usage_unit as string).price,
     )
     const s = spread(prices)
-    return s ? [{ label: bundleLabel(includes), spread: s, products: grouped.map((r) => r.id).sort() }] : []
+    if (!s) return []
+    // A bundle of one is that one price, never called a median.
+    const one = s.n === 1
+    return [
+      {
+        label: bundleLabel(includes),
+        basis,
+        spread: one ? null : s,
+        single_price: one ? s.median : null,
+        products: grouped.map((r) => r.id).sort(),
+      },
+    ]
   })
   return {
-    bundles: bundles.sort((a, b) => a.label.localeCompare(b.label)),
+    bundles: bundles.sort((a, b) => a.label.localeCompare(b.label) || a.basis.localeCompare(b.basis)),
     left_out: left_out.sort((a, b) => a.product.localeCompare(b.product)),
   }
 }

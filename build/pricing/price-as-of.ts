@@ -4,6 +4,7 @@
  * unknown. Never the day we read the copy: a copy read today can hold a page a year old.
  */
 import type { PricingRow } from '../../schema/content.js'
+import { asOfDay } from '../../schema/price-dates.js'
 import { pageStatesOn } from './page-date.js'
 
 export type AsOfSource = 'page-states-date' | 'copy-captured-on' | 'unknown'
@@ -21,12 +22,7 @@ export function priceAsOf(row: Pick<PricingRow, 'page_states_date' | 'copy_captu
   return { as_of: 'unknown', as_of_source: 'unknown' }
 }
 
-/** The day an as-of date counts from: a month-only date counts from its first day (the older end). */
-export function asOfDay(asOf: string): string | null {
-  if (/^\d{4}-\d{2}-\d{2}$/.test(asOf)) return asOf
-  if (/^\d{4}-\d{2}$/.test(asOf)) return `${asOf}-01`
-  return null
-}
+export { asOfDay }
 
 /** How the page and the JSON say where the as-of date came from. */
 export const AS_OF_SOURCE_TEXT: Record<AsOfSource, string> = {

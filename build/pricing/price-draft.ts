@@ -110,6 +110,9 @@ export function draftRow(page: CollectedPage, options: { id?: string; today: str
       'Several monthly plans: entry_usd_month is the lowest paid one; check it gives access to the product.',
     )
   todo.push('Fill product, vendor and category; confirm pricing_model; write newest_because.')
+  todo.push(
+    'Confirm entry_basis (per seat or per account, monthly or annual billing, seat minimum) and unit_basis (base rate, or overage beyond a plan allowance).',
+  )
 
   const title = pageTitle(page.body)
   const host = new URL(page.source_url).hostname.replace(/^www\./, '')
@@ -121,8 +124,19 @@ export function draftRow(page: CollectedPage, options: { id?: string; today: str
     category: null,
     pricing_model: guessModel(chosen),
     entry_usd_month: entry,
+    entry_basis:
+      entry === null
+        ? null
+        : {
+            per: guessModel(chosen) === 'per-seat' ? 'seat' : 'account',
+            billing: 'monthly',
+            seat_minimum: null,
+            users: null,
+            users_quote: null,
+          },
     unit_price_usd: unitPrice,
     usage_unit: usageUnit,
+    unit_basis: unitPrice === null ? null : 'base',
     null_reason: nullReason,
     sales_gated: gate !== null,
     // A line that is only the wording ("Contact sales" on a plan card) takes its heading as the tier.
@@ -140,11 +154,14 @@ export function draftRow(page: CollectedPage, options: { id?: string; today: str
     copy_captured_on: null,
     page_states_date: pageStatedDate(lines),
     newest_because: EDITOR_TODO,
+    copies_compared: [],
     note: others.length ? `Other price lines on the page: ${[...new Set(others)].join(' / ')}` : null,
     models: [],
     models_shortfall: null,
     minute_includes: null,
     entry_includes: null,
+    team_tiers: [],
+    overage_rates: [],
   }
   return { row, prices, sales, todo }
 }

@@ -6,18 +6,14 @@
  */
 import type { PricingRow } from '../../schema/content.js'
 import type { Freshness } from '../../schema/datasets.js'
+import { datedSummary, daysBetween } from '../../schema/price-dates.js'
 import { REREAD_PERIOD_DAYS } from '../../schema/pricing-index.js'
 import { asOfDay, priceAsOf } from './price-as-of.js'
 
-const DAY_MS = 86_400_000
+export { daysBetween }
 
 /** Today in UTC, YYYY-MM-DD: the default as-of date of a build. */
 export const todayUtc = () => new Date().toISOString().slice(0, 10)
-
-/** Whole days from one YYYY-MM-DD to another (negative when `from` is later). */
-export function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS)
-}
 
 type Dated = Pick<PricingRow, 'read_on' | 'page_states_date' | 'copy_captured_on'>
 
@@ -39,5 +35,9 @@ export function freshness(rows: readonly (Dated & Pick<PricingRow, 'id'>)[], asO
     reread_period_days: REREAD_PERIOD_DAYS,
     due_for_reread: due.length,
     due_rows: due.map((r) => r.id),
+    ...datedSummary(
+      rows.map((r) => ({ id: r.id, as_of: priceAsOf(r).as_of })),
+      asOf,
+    ),
   }
 }

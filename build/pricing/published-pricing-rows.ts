@@ -7,7 +7,7 @@ import type { Correction, PricingRow } from '../../schema/content.js'
 import type { PublishedPricingRow } from '../../schema/datasets.js'
 import { publishedModels } from './model-prices.js'
 import { pageStatesOn } from './page-date.js'
-import { priceAsOf } from './price-as-of.js'
+import { asOfDay, priceAsOf } from './price-as-of.js'
 import { daysBetween, rereadDue } from './pricing-freshness.js'
 import { exactEquivalents } from './unit-conversion.js'
 
@@ -32,6 +32,7 @@ export function publishedPricingRows(
           .sort((a, b) => a.date.localeCompare(b.date)),
         page_states_on: pageStatesOn(row.page_states_date),
         ...dated,
+        price_age_days: ((day) => (day === null ? null : daysBetween(day, asOf)))(asOfDay(dated.as_of)),
         days_since_read: daysBetween(row.read_on, asOf),
         reread_due: rereadDue(row, asOf),
       }

@@ -14,6 +14,7 @@ import {
 } from '../../schema/mcp-tools.js'
 import { MONEY_BACK_POLICY } from '../../schema/money-back.js'
 import { PAYMENT_TOKEN_HOW_TO } from '../../schema/payment-token.js'
+import { PAYMENT_WAYS, paymentWayLine } from '../../schema/payment-ways.js'
 import { RECEIPT_POLICY } from '../../schema/receipt-claims.js'
 import { RETRYABLE_POLICY } from '../../schema/retryable.js'
 import {
@@ -27,7 +28,7 @@ import {
 import { TECHNOLOGIES_MAX } from '../../schema/technologies.js'
 import { VERSION_POLICY_TITLE, versionPolicyText } from '../../schema/version-policy.js'
 import { WALLET_PAYMENT_HOW_TO, walletRefundPolicy } from '../../schema/wallet-payment.js'
-import { PUBLISHER_META_KEY, REGISTRY_API, registryName } from './registry.js'
+import { PUBLISHER_META_KEY, paymentMeta, REGISTRY_API, registryName } from './registry.js'
 
 export const DESCRIPTION =
   'Engineering-practice rules traced to real incidents, and an index of published AI product prices, sold per query to agents over the HTTP 402 Payment scheme. No account, no key.'
@@ -85,8 +86,10 @@ export function agentsJson(
       preview: 'free',
       catalogue: 'free',
       paid: `${PRICE.display} per query, one-off charge (HTTP 402, Payment scheme, method stripe, intent charge)`,
-      wallet: `the same ${PRICE.display} in USDC where the 402 offers it: method evm (EIP-3009 authorization, no account or human), or the x402 exact scheme`,
+      wallet: `the same ${PRICE.display} in USDC where the 402 offers it: method evm (EIP-3009 authorization, no account or human), or the x402 exact scheme (v2 and v1)`,
     },
+    // Every way to pay and what a client needs to choose one (schema/payment-ways.ts).
+    payment_methods: PAYMENT_WAYS,
     ...(pricingIndex ? { pricing_index: pricingIndex } : {}),
     endpoints: endpointStrings(),
     topics_example: topicsExample(catalogue),
@@ -95,6 +98,7 @@ export function agentsJson(
       openapi: `${urls.base_url}/openapi.json`,
       mcp_server_card: `${urls.base_url}${MCP_CARD_PATH}`,
       llms: `${urls.base_url}/llms.txt`,
+      x402_manifest: `${urls.base_url}/.well-known/x402`,
       human_readable: urls.site_url,
     },
     ...(registry ? { mcp_registry: { name: registry.name, lookup: registry.lookup } } : {}),
@@ -125,9 +129,14 @@ export function mcpServerCard(urls: ServiceUrls, registry?: RegistryListing) {
         supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS],
       },
     ],
-    ...(registry
-      ? { _meta: { [PUBLISHER_META_KEY]: { mcpRegistry: { name: registry.name, lookup: registry.lookup } } } }
-      : {}),
+    // The card draft has no payment field: the ways to pay ride in the publisher's _meta, as in
+    // the registry entry (build/stages/registry.ts), so a wallet-only client sees it can pay.
+    _meta: {
+      [PUBLISHER_META_KEY]: {
+        payment: paymentMeta(),
+        ...(registry ? { mcpRegistry: { name: registry.name, lookup: registry.lookup } } : {}),
+      },
+    },
   }
 }
 
@@ -164,6 +173,7 @@ export function legacyMcpCard(urls: ServiceUrls, resources: readonly ListedResou
     capabilities: { tools: {}, resources: {}, experimental: PAYMENT_CAPABILITY },
     authentication: { required: false, schemes: [] },
     instructions: MCP_INSTRUCTIONS,
+    payment: paymentMeta(),
     tools: MCP_TOOLS.map((t) => ({
       name: t.name,
       title: t.title,
@@ -261,6 +271,7 @@ export function llmsTxt(
     '',
     '## Paying',
     `Paying: every paid call costs ${PRICE.display}. Call it unpaid, get 402 with a WWW-Authenticate: Payment challenge (method stripe, intent charge, amount ${PRICE.amount}, currency ${PRICE.currency}), pay it, repeat the same call with Authorization: Payment <credential>. The 200 carries a Payment-Receipt header. Malformed parameters answer 400 and empty filters 404, both before any challenge, so they are never charged.`,
+    `Ways to pay (choose the one you hold; the 402 names those this deployment offers): ${PAYMENT_WAYS.map(paymentWayLine).join(' ')}`,
     `Payment token: ${PAYMENT_TOKEN_HOW_TO}`,
     `Paying with a wallet key: ${WALLET_PAYMENT_HOW_TO}`,
     `Wallet payments and refunds: ${walletRefundPolicy(urls.contact)}`,

@@ -5,8 +5,9 @@
 import * as z from 'zod'
 import type { ServiceUrls } from '../../schema/config.js'
 import { BUNDLES } from '../../schema/datasets.js'
-import { ANSWER_REPLAY_HOURS, IDEMPOTENCY_KEY_RULE, MONEY_BACK_POLICY } from '../../schema/money-back.js'
+import { ANSWER_REPLAY_HOURS, IDEMPOTENCY_KEY_RULE, MONEY_BACK_SHORT } from '../../schema/money-back.js'
 import { PAYMENT_TOKEN_SUMMARY } from '../../schema/payment-token.js'
+import { MPP_METHODS } from '../../schema/payment-ways.js'
 import { JWKS_PATH, RECEIPT_CLAIMS } from '../../schema/receipt-claims.js'
 import { type AnswerRoute, RESPONSES, responseComponents } from '../../schema/responses.js'
 import { RETRYABLE_POLICY } from '../../schema/retryable.js'
@@ -52,9 +53,12 @@ function paymentRefusals() {
   return {
     PaymentRequired: {
       description:
-        'Payment required (retryable "pay-again"): pay the fresh challenge in WWW-Authenticate and repeat the call (payment-refunded: this credential was charged, never delivered, and refunded). payment-action-required (retryable "same-credential"): the card needs an extra step; WWW-Authenticate repeats the challenge this credential answers, never a fresh one; complete the step, then send the same credential',
+        'Payment required (retryable "pay-again"): pay a fresh offer (WWW-Authenticate, PAYMENT-REQUIRED or the body\'s x402 v1 accepts) and repeat the call (payment-refunded: this credential was charged, not delivered, and refunded). payment-action-required ("same-credential"): the card needs an extra step; WWW-Authenticate repeats this credential\'s challenge; complete the step, then send the same credential',
       content: paymentProblem('application/json'),
-      headers: { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } },
+      headers: {
+        'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' },
+        'PAYMENT-REQUIRED': { $ref: '#/components/headers/PAYMENT-REQUIRED' },
+      },
     },
     PaymentAlreadyAccepted: {
       description:
@@ -69,7 +73,7 @@ function paymentRefusals() {
     },
     PaymentPending: {
       description:
-        'The payment is pending (processor slow, processing, unreachable, or the first request with this credential still settling): retryable "same-credential", send the same credential again after Retry-After; it is never charged twice. Or the dataset could not be read (data-unavailable, before any challenge, nothing charged): repeat after Retry-After. Or every client\'s unfinished payments together are at the hourly bound (payments-busy, nothing claimed or charged): as for 429',
+        'Payment pending (processor slow or unreachable, or the first request with this credential still settling): retryable "same-credential", send it again after Retry-After; never charged twice. Or data-unavailable (before any challenge, nothing charged): repeat after Retry-After. Or payments-busy (all clients\' unfinished payments at the hourly bound; nothing claimed or charged): as for 429',
       content: paymentProblem('application/problem+json'),
       headers: retryAfter,
     },
@@ -81,19 +85,35 @@ const json = (description: string, schema: object = { type: 'object' }) => ({
   content: { 'application/json': { schema } },
 })
 
-/** The offer each paid operation lists; the 402 challenge stays authoritative. */
-export function paymentOffer(route: Route) {
+/**
+ * The offers each paid operation lists, one per Payment-scheme method; the 402 stays authoritative.
+ * The operation's summary says what it buys (openapi.json has a 64 KB cap, so it is not repeated).
+ * The wallet rail's offer is the same price, settled in USDC (its challenge names token and chain).
+ */
+const OFFERS = MPP_METHODS.map((method) => ({
+  intent: 'charge',
+  method,
+  amount: PRICE.amount,
+  currency: PRICE.currency,
+}))
+
+/**
+ * What x402 crawlers read beside the MPP offers: the price in dollars and each protocol that
+ * carries it (the Payment scheme's methods; x402's scheme and versions, in PAYMENT-REQUIRED and
+ * the 402 body).
+ */
+export function paymentInfo() {
   return {
-    intent: 'charge',
-    method: 'stripe',
-    amount: PRICE.amount,
-    currency: PRICE.currency,
-    description: route.summary,
+    offers: OFFERS,
+    price: {
+      mode: 'fixed',
+      currency: PRICE.currency.toUpperCase(),
+      amount: (Number(PRICE.amount) / 100).toFixed(2),
+    },
+    // The offers name the Payment scheme's methods; x402's entry names its scheme and versions.
+    protocols: [{ mpp: {} }, { x402: { scheme: 'exact', versions: [2, 1] } }],
   }
 }
-
-/** The wallet rail's offer: the same price, settled in USDC (the 402's evm challenge names token and chain). */
-const WALLET_OFFER = { intent: 'charge', method: 'evm', amount: PRICE.amount, currency: PRICE.currency }
 
 /** The answer schemas, written once under components/schemas and referenced by each operation. */
 const answers = responseComponents('#/components/schemas/')
@@ -198,7 +218,7 @@ function operation(route: Route, facts: readonly Fact[]) {
         : { $ref: '#/components/responses/Ok' }
   }
   if (route.access === 'paid') {
-    op['x-payment-info'] = { offers: [paymentOffer(route), WALLET_OFFER] }
+    op['x-payment-info'] = paymentInfo()
     op.parameters = [
       ...((op.parameters as unknown[]) ?? []),
       { $ref: '#/components/parameters/Idempotency-Key' },
@@ -241,7 +261,7 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
       operationId: 'mcp',
       summary: ROUTES.find((r) => r.path === '/mcp')?.summary,
       description:
-        'Model Context Protocol over Streamable HTTP (stateless, JSON responses): revisions 2026-07-28 (server/discover, no session) and 2025-11-25 (initialize). Tools sell or give the data of the routes here, pricing_index that of /v1/pricing (tools/list states each paid price under _meta["org.paymentauth/price"]); resources are the free catalogue, foundational rules and pricing-index descriptor. See /mcp/server-card and /.well-known/mcp.json.',
+        'Model Context Protocol over Streamable HTTP (stateless, JSON): revisions 2026-07-28 (server/discover) and 2025-11-25 (initialize). Tools sell or give the data of the routes here (tools/list gives each price); resources are the free documents. See /mcp/server-card.',
       tags: ['free'],
       // The transport needs no authentication; paid tools take their payment in band.
       security: [],
@@ -262,7 +282,7 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
     info: {
       title: 'Rules and Pricing-Index Service',
       version: SERVICE_VERSION,
-      description: `Engineering-practice rules traced to real incidents, and an index of published AI product prices. Paid operations cost ${PRICE.display} per call through the HTTP "Payment" authentication scheme (intent charge), by card or in USDC (see securitySchemes); no account here. Every paid answer carries a signed receipt (components/headers/Payment-Receipt; the whole receipt policy: llms.txt). ${MONEY_BACK_POLICY}\n\n${VERSION_POLICY_TITLE}: ${VERSION_POLICY_SUMMARY} The whole policy: ${urls.base_url}/llms.txt.`,
+      description: `Engineering-practice rules traced to real incidents, and an index of published AI product prices. Paid operations cost ${PRICE.display} per call through the HTTP "Payment" authentication scheme (intent charge), by card or in USDC (see securitySchemes); no account here. Every paid answer carries a signed receipt (components/headers/Payment-Receipt; the whole receipt policy: llms.txt). ${MONEY_BACK_SHORT}\n\n${VERSION_POLICY_TITLE}: ${VERSION_POLICY_SUMMARY} The whole policy: ${urls.base_url}/llms.txt.`,
       'x-version-policy': {
         breakingChange: 'new path prefix and new major version; the old prefix keeps answering',
         deprecationNoticeDays: DEPRECATION_NOTICE_DAYS,
@@ -319,11 +339,6 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
         },
       },
       headers: {
-        // Every paid answer's: written once (openapi.json has a 64 KB cap).
-        'Content-Digest': {
-          description: 'RFC 9530 sha-256 of the body, the digest the signed receipt binds',
-          schema: { type: 'string' },
-        },
         Deprecation: {
           description: `RFC 9745: when the path was deprecated, as an RFC 9651 Date (@<unix seconds>); on the retired feed ${retiredHeaders().deprecation}, the withdrawal on ${WARN_FEED_RETIRED_ON}`,
           schema: { type: 'string', pattern: '^@-?[0-9]+$' },
@@ -346,6 +361,15 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
             'Payment challenges: id, realm, method ("stripe", then "evm"), intent="charge", request, description, expires, opaque',
           schema: { type: 'string' },
         },
+        'PAYMENT-REQUIRED': {
+          description:
+            'x402 v2 offer where the wallet rail is offered: base64 JSON (resource with serviceName and tags, accepts, extensions.bazaar with input and output schema); pay with PAYMENT-SIGNATURE. The body holds the x402 v1 offer (x402Version 1, accepts); pay with X-PAYMENT',
+          schema: { type: 'string' },
+        },
+        'Content-Digest': {
+          description: 'RFC 9530 sha-256 of the body, the digest the signed receipt binds',
+          schema: { type: 'string' },
+        },
         'Payment-Receipt': {
           description: `base64url JSON receipt: status, method, timestamp, reference (PaymentIntent id), challengeId, amount, currency, and jws: a compact JWS (EdDSA) over ${Object.keys(RECEIPT_CLAIMS).join(', ')}, verifiable with ${JWKS_PATH}`,
           schema: { type: 'string' },
@@ -356,7 +380,7 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
         // The Markdown form of every rules answer: written once, referenced by each.
         Markdown: {
           type: 'string',
-          description: 'agents-md, or skill with a YAML header (name, description)',
+          description: 'agents-md, or skill (a YAML header: name, description)',
         },
         Problem: {
           type: 'object',

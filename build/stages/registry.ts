@@ -7,6 +7,7 @@
 
 import { PUBLISHER, type ServiceUrls } from '../../schema/config.js'
 import { MCP_TOOLS, PAYMENT_CAPABILITY } from '../../schema/mcp-tools.js'
+import { PAYMENT_WAYS } from '../../schema/payment-ways.js'
 import { PRICE, routeByName, SERVICE_VERSION } from '../../schema/routes.js'
 
 export const SERVER_JSON_SCHEMA =
@@ -61,6 +62,28 @@ export function registryName(urls: ServiceUrls): string {
 /** One sentence under the registry's 100-character limit. */
 export const REGISTRY_DESCRIPTION = `Incident-traced engineering rules and an AI pricing index for agents; ${PRICE.display} a paid call`
 
+/**
+ * Every way to pay and what a client needs to choose one (schema/payment-ways.ts): the registry
+ * entry and the server card carry the same block, so a wallet-only client browsing either sees it
+ * can pay.
+ */
+export function paymentMeta() {
+  return {
+    scheme: 'Payment',
+    over: 'HTTP 402 challenge (WWW-Authenticate: Payment) and in-band MCP tool results; x402 over HTTP',
+    protocols: [...new Set(PAYMENT_WAYS.map((w) => w.protocol))],
+    methods: Object.keys(PAYMENT_CAPABILITY.payment.methods),
+    intents: PAYMENT_CAPABILITY.payment.methods.stripe.intents,
+    account: 'none; no API key',
+    ways: Object.fromEntries(
+      PAYMENT_WAYS.map(({ id, over, settles_in, needs, offer, pay }) => [
+        id,
+        { over, settlesIn: settles_in, needs, offer, pay },
+      ]),
+    ),
+  }
+}
+
 export function serverJson(urls: ServiceUrls) {
   const link = (name: string) => `${urls.base_url}${routeByName(name).path}`
   const tools = (access: 'free' | 'paid') =>
@@ -82,19 +105,14 @@ export function serverJson(urls: ServiceUrls) {
           charged:
             'once per successful paid call; malformed or empty requests are refused before any challenge',
         },
-        payment: {
-          scheme: 'Payment',
-          over: 'HTTP 402 challenge (WWW-Authenticate: Payment) and in-band MCP tool results',
-          methods: Object.keys(PAYMENT_CAPABILITY.payment.methods),
-          intents: PAYMENT_CAPABILITY.payment.methods.stripe.intents,
-          account: 'none; no API key',
-        },
+        payment: paymentMeta(),
         links: {
           serverCard: link('mcp_server_card'),
           llms: link('llms'),
           openapi: link('openapi'),
           agents: link('manifest'),
           receiptKeys: link('jwks'),
+          x402Manifest: link('x402_manifest'),
           versionPolicy: link('llms'),
         },
       },

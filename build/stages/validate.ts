@@ -37,10 +37,13 @@ import { checkDefinitions, checkUnused, renderThresholds } from '../checks/thres
 import { trapFileBreaks } from '../checks/trap-files.js'
 import { includedUsageBreaks } from '../pricing/included-usage.js'
 import { modelPriceBreaks } from '../pricing/model-prices.js'
+import { basisBreaks } from '../pricing/price-basis.js'
 import { priceAppearsIn } from '../pricing/price-in-quote.js'
 import { originBreaks } from '../pricing/price-origin.js'
 import { footingBreaks } from '../pricing/pricing-footing.js'
 import { sourceBreaks } from '../pricing/pricing-sources.js'
+import { copyBreaks } from '../pricing/stored-copies.js'
+import { tierBreaks } from '../pricing/team-tiers.js'
 import type { RawContent, RawFile } from './collect.js'
 import type { BuildIssue } from './issues.js'
 import { fromZod } from './zod-issues.js'
@@ -375,6 +378,9 @@ function checkPrices(rows: Parsed<PricingRow>[], issues: BuildIssue[]) {
       issues.push({ file, ...b, problem: `footing rule ${rule}: ${b.problem}` })
     for (const b of modelPriceBreaks(value)) issues.push({ file, ...b })
     for (const b of includedUsageBreaks(value)) issues.push({ file, ...b })
+    for (const b of copyBreaks(value)) issues.push({ file, ...b })
+    for (const b of basisBreaks(value)) issues.push({ file, ...b })
+    for (const b of tierBreaks(value)) issues.push({ file, ...b })
   }
 }
 

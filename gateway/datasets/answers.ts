@@ -15,6 +15,7 @@ import {
   rulesMarkdown,
   standingMarkdown,
 } from '../../schema/markdown.js'
+import { datedSummary } from '../../schema/price-dates.js'
 import { INCLUDES, ROUTES, SERVICE_NAME } from '../../schema/routes.js'
 import {
   type AppliesBecause,
@@ -121,7 +122,7 @@ function nothingApplies(what: string, situation: Filters, answer: RankedAnswer):
 function categoryFreshness(freshness: Freshness, rows: readonly PublishedPricingRow[]): Freshness {
   const ids = new Set(rows.map((r) => r.id))
   const due = freshness.due_rows.filter((id) => ids.has(id))
-  return { ...freshness, due_for_reread: due.length, due_rows: due }
+  return { ...freshness, due_for_reread: due.length, due_rows: due, ...datedSummary(rows, freshness.as_of) }
 }
 
 /** Items carrying the topic (all items without one), under `key`; no match is a 404 listing the valid topics. */

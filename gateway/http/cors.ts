@@ -15,7 +15,7 @@
 export const CORS_HEADERS: Record<string, string> = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers':
-    'WWW-Authenticate, Payment-Receipt, PAYMENT-REQUIRED, PAYMENT-RESPONSE, Retry-After, ETag, Content-Digest, Deprecation, Sunset, Link, Mcp-Protocol-Version',
+    'WWW-Authenticate, Payment-Receipt, PAYMENT-REQUIRED, PAYMENT-RESPONSE, X-PAYMENT-RESPONSE, Retry-After, ETag, Content-Digest, Deprecation, Sunset, Link, Mcp-Protocol-Version',
 }
 
 /** Paths no browser page may call across origins (the operator's list is for a command, never a page). */
@@ -31,7 +31,7 @@ export function preflight(request: Request): Response {
       ...CORS_HEADERS,
       'access-control-allow-methods': 'GET, HEAD, POST, OPTIONS',
       'access-control-allow-headers':
-        'Authorization, Payment-Authorization, PAYMENT-SIGNATURE, Accept-Payment, Content-Type, Idempotency-Key, Mcp-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name, Last-Event-ID',
+        'Authorization, Payment-Authorization, PAYMENT-SIGNATURE, X-PAYMENT, Accept-Payment, Content-Type, Idempotency-Key, Mcp-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name, Last-Event-ID',
       'access-control-max-age': '86400',
     },
   })

@@ -6,6 +6,7 @@
 import { encodeText } from '../../schema/base64url.js'
 import { canonicalize } from '../../schema/jcs.js'
 import { PRICE } from '../../schema/routes.js'
+import type { AssetReader } from '../datasets/bundle-store.js'
 import type { Env } from '../env.js'
 import { badRequest, problem, problemResponse } from '../http/problem.js'
 import { attemptGate } from './attempts.js'
@@ -24,6 +25,16 @@ import { type Credential, MalformedCredential, parseAuthorization } from './cred
 import { challengeFromAccepted, evmOffer } from './evm/challenge.js'
 import { payWithAuthorization, type WalletClaims, type WalletPayment } from './evm/pay.js'
 import { networkOf, x402Requirements } from './evm/request.js'
+import { declarationFor, v1OutputSchema } from './evm/x402-discovery.js'
+import {
+  decodeXPayment,
+  v1Challenge,
+  v1Expires,
+  v1Network,
+  v1Requirements,
+  X_PAYMENT_HEADER,
+  X_PAYMENT_RESPONSE_HEADER,
+} from './evm/x402-v1.js'
 import {
   decodePaymentSignature,
   encodePaymentRequired,
@@ -68,8 +79,11 @@ export const attemptsOf = (env: Env, client: string): Promise<AttemptGate> =>
 export function echoedExpires(request: Request): string | undefined {
   const header = request.headers.get('authorization')
   const x402 = request.headers.get(PAYMENT_SIGNATURE_HEADER)
+  const xPayment = request.headers.get(X_PAYMENT_HEADER)
   try {
     if (header && /^payment(\s|$)/i.test(header.trim())) return parseAuthorization(header).challenge.expires
+    // x402 v1 echoes no challenge: the one its payment derives expires with the authorization.
+    if (!x402 && xPayment) return v1Expires(decodeXPayment(xPayment).authorization)
     // On the x402 wire the challenge's expiry is echoed in the accepted requirements.
     const expires = x402 ? decodePaymentSignature(x402).accepted.extra : undefined
     const value = (expires as Record<string, unknown> | undefined)?.expires
@@ -107,10 +121,12 @@ export async function requirePayment(
   const header = request.headers.get('authorization')
   const hasPayment = !!header && /^payment(\s|$)/i.test(header.trim())
   const x402 = config.evm ? request.headers.get(PAYMENT_SIGNATURE_HEADER) : null
-  const challenge = (r: Refusal) => challengeResponse(config, binding, description, r, url)
+  const xPayment = config.evm ? request.headers.get(X_PAYMENT_HEADER) : null
+  const challenge = (r: Refusal) => challengeResponse(config, binding, description, r, url, env.ASSETS)
+  const payments = [hasPayment, !!x402, !!xPayment].filter(Boolean).length
   // HEAD never pays: it would use the credential up and deliver no body. With a credential it gets
   // no challenge either (its body, which would say so, is dropped): the credential is left to its GET.
-  if (request.method === 'HEAD' && (hasPayment || x402))
+  if (request.method === 'HEAD' && payments > 0)
     return {
       paid: false,
       outcome: 'rejected',
@@ -127,7 +143,7 @@ export async function requirePayment(
         { allow: 'GET' },
       ),
     }
-  if (request.method === 'HEAD' || (!hasPayment && !x402))
+  if (request.method === 'HEAD' || payments === 0)
     return {
       paid: false,
       outcome: 'challenged',
@@ -138,15 +154,15 @@ export async function requirePayment(
         ),
       ),
     }
-  if (hasPayment && x402)
+  if (payments > 1)
     return {
       paid: false,
       outcome: 'rejected',
       response: problemResponse(
-        badRequest('send one payment: Authorization: Payment or PAYMENT-SIGNATURE, not both', {
-          field: 'PAYMENT-SIGNATURE',
-          allowed: 'absent when Authorization: Payment is sent',
-          // Nothing was claimed or charged: the same request with one of the two will be judged.
+        badRequest('send one payment: Authorization: Payment, PAYMENT-SIGNATURE or X-PAYMENT, not two', {
+          field: hasPayment && x402 ? 'PAYMENT-SIGNATURE' : 'X-PAYMENT',
+          allowed: 'one of Authorization: Payment, PAYMENT-SIGNATURE and X-PAYMENT',
+          // Nothing was claimed or charged: the same request with one of them will be judged.
           retryable: 'same-credential',
         }),
       ),
@@ -169,19 +185,26 @@ export async function requirePayment(
   let settlement: Settlement
   let paidHeaders: Record<string, string> | undefined
   try {
-    const paying = x402 ? x402Payment(config, x402) : parseAuthorization(header as string)
+    const paying = x402
+      ? x402Payment(config, x402)
+      : xPayment
+        ? await x402V1Payment(config, xPayment, binding)
+        : parseAuthorization(header as string)
     if (typeof paying === 'string') settlement = { ok: false, refusal: refusal('invalid-challenge', paying) }
     else {
       settlement = await settleCredential(env, config, paying, binding, clientOf(request), idempotencyKey)
-      if (settlement.ok && 'wire' in paying && paying.wire === 'x402' && config.evm)
+      // Each x402 wire answers a settlement in its own header, naming the network its own way.
+      if (settlement.ok && 'wire' in paying && paying.wire !== 'mpp' && config.evm) {
+        const v1 = paying.wire === 'x402-v1'
         paidHeaders = {
-          [PAYMENT_RESPONSE_HEADER]: encodePaymentResponse({
+          [v1 ? X_PAYMENT_RESPONSE_HEADER : PAYMENT_RESPONSE_HEADER]: encodePaymentResponse({
             success: true,
             transaction: settlement.receipt.reference,
-            network: networkOf(config.evm),
+            network: (v1 ? v1Network(config.evm) : undefined) ?? networkOf(config.evm),
             payer: paying.authorization.from,
           }),
         }
+      }
     }
   } catch (error) {
     if (!(error instanceof MalformedCredential)) throw error
@@ -278,12 +301,26 @@ function x402Payment(config: PaymentConfig, header: string): WalletPayment | str
   }
 }
 
+/** An x402 v1 payment, with the challenge derived from it and this request (or why it has none). */
+async function x402V1Payment(
+  config: PaymentConfig,
+  header: string,
+  binding: Binding,
+): Promise<WalletPayment | string> {
+  const evm = config.evm as NonNullable<PaymentConfig['evm']>
+  const payment = decodeXPayment(header)
+  const echoed = await v1Challenge(config, evm, payment, binding)
+  if (typeof echoed === 'string') return echoed
+  return { echoed, authorization: payment.authorization, signature: payment.signature, wire: 'x402-v1' }
+}
+
 async function challengeResponse(
   config: PaymentConfig,
   binding: Binding,
   description: string,
   r: Refusal,
   url: string,
+  assets: AssetReader,
 ) {
   // 402 bodies are application/json (schema/CONTRACT.md §7); every other refusal is an RFC 9457 problem.
   const headers = new Headers({
@@ -302,21 +339,40 @@ async function challengeResponse(
       : undefined
   if (challenge) headers.append('www-authenticate', formatChallenge(challenge))
   // The same price in USDC beside the card: a second challenge, and the same offer on the x402 wire.
+  let v1Offer: Record<string, unknown> = {}
   if (fresh && config.evm) {
     const wallet = await issueChallenge(config, evmOffer(config.evm), binding, description)
     headers.append('www-authenticate', formatChallenge(wallet))
+    // What a crawler catalogues the route by (the bazaar extension and service metadata).
+    const declared = await declarationFor(assets, new URL(url).pathname)
     headers.set(
       PAYMENT_REQUIRED_HEADER,
       encodePaymentRequired({
-        resource: { url, description, mimeType: 'application/json' },
+        resource: {
+          url,
+          description,
+          mimeType: 'application/json',
+          ...(declared ? { serviceName: declared.serviceName, tags: declared.tags } : {}),
+        },
         accepts: [x402Requirements(config.evm, wallet)],
         error: r.detail,
+        ...(declared ? { extensions: { bazaar: declared.bazaar } } : {}),
       }),
     )
+    // x402 v1 clients read the offer from the body, beside the problem's members.
+    const v1 = v1Requirements(config.evm, {
+      url,
+      description,
+      ...(declared ? { outputSchema: v1OutputSchema(declared) } : {}),
+    })
+    if (v1) v1Offer = { x402Version: 1, accepts: [v1], error: r.detail }
   }
   if (r.retryAfterS !== undefined) headers.set('retry-after', String(r.retryAfterS))
-  return new Response(JSON.stringify(problemBody(r, challenge?.id, fresh && !!config.evm)), {
-    status: r.status,
-    headers,
-  })
+  return new Response(
+    JSON.stringify({ ...problemBody(r, challenge?.id, fresh && !!config.evm), ...v1Offer }),
+    {
+      status: r.status,
+      headers,
+    },
+  )
 }

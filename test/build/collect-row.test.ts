@@ -203,6 +203,7 @@ describe('draft rows from vendor-like pages', () => {
       entry_usd_month: null,
       unit_price_usd: 0.89,
       usage_unit: 'resolution',
+      unit_basis: 'base',
       null_reason: null,
       sales_gated: false,
       quote: 'Acme Agent is priced at $0.89 per resolution (USD).',
@@ -232,6 +233,7 @@ vendor: Helpdesk
 category: support-agent
 pricing_model: flat
 entry_usd_month: 19
+entry_basis: { per: account, billing: monthly, seat_minimum: null }
 unit_price_usd: null
 usage_unit: null
 null_reason: null

@@ -87,10 +87,13 @@ describe('openapi.json', () => {
       expect(op, route.path).toBeTruthy()
       if (route.access === 'paid') {
         expect(op['x-payment-info'].offers).toEqual([
-          { amount: '50', currency: 'usd', description: route.summary, intent: 'charge', method: 'stripe' },
+          { amount: '50', currency: 'usd', intent: 'charge', method: 'stripe' },
           // The wallet rail: the same price, settled in USDC (the 402's evm challenge names token and chain).
           { amount: '50', currency: 'usd', intent: 'charge', method: 'evm' },
         ])
+        // What x402 crawlers read: the price in dollars and both protocols.
+        expect(op['x-payment-info'].price).toEqual({ mode: 'fixed', currency: 'USD', amount: '0.50' })
+        expect(op['x-payment-info'].protocols.map((p: object) => Object.keys(p)[0])).toEqual(['mpp', 'x402'])
         expect(op.responses['402']).toBeTruthy()
       } else expect(op['x-payment-info']).toBeUndefined()
       if (route.access === 'retired') {
@@ -106,6 +109,7 @@ describe('MCP server card', () => {
   it('behavior: names transport, endpoint, capabilities, instructions and the five tools', () => {
     expect(card.transport).toEqual({ type: 'streamable-http', endpoint: `${LOCAL_URLS.base_url}/mcp` })
     expect(card.capabilities.experimental.payment.methods.stripe.intents).toEqual(['charge'])
+    expect(card.capabilities.experimental.payment.methods.evm.intents).toEqual(['charge'])
     expect(card.instructions).toMatch(/org\.paymentauth\/payment-required/)
     expect(card.tools.map((t: { name: string }) => t.name)).toEqual(MCP_TOOLS.map((t) => t.name))
   })

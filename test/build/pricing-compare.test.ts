@@ -38,6 +38,7 @@ function minuteRow(id: string, price: number, includes: Record<string, string> |
     entry_usd_month: null,
     unit_price_usd: price,
     usage_unit: 'minute',
+    unit_basis: 'base',
     null_reason: null,
     sales_gated: false,
     quote: `$${price} per minute`,
@@ -93,7 +94,7 @@ describe('model APIs: input and output per model', () => {
     const apis = pricing.rows.filter(
       (r) => r.category === 'model-api' && r.pricing_model === 'per-token' && r.unit_price_usd !== null,
     )
-    expect(apis.length).toBeGreaterThanOrEqual(6)
+    expect(apis.length).toBeGreaterThanOrEqual(5)
     for (const r of apis) {
       expect(r.models.length >= 2 || r.models_shortfall !== null, r.id).toBe(true)
       const cheapest = r.models.find((m) => m.role === 'cheapest')
@@ -111,7 +112,7 @@ describe('like with like: what a per-minute price includes', () => {
   const all = { model: 'included', speech_in: 'included', speech_out: 'included', telephony: 'included' }
   const noPhone = { ...all, telephony: 'extra' }
 
-  it('behavior: prices group only with the same bundle; a price with an unstated part is left out, named', () => {
+  it('behavior: prices group only with the same bundle and basis; a price with an unstated part is left out, named', () => {
     const rows = [
       minuteRow('a', 0.1, all),
       minuteRow('b', 0.2, all),
@@ -123,12 +124,17 @@ describe('like with like: what a per-minute price includes', () => {
     expect(bundles).toEqual([
       {
         label: 'model, speech in and speech out included; telephony extra',
-        spread: { n: 1, median: 0.05, min: 0.05, max: 0.05 },
+        basis: 'base rate',
+        // A bundle of one is a single price, never a median.
+        spread: null,
+        single_price: 0.05,
         products: ['c'],
       },
       {
         label: 'model, speech in, speech out and telephony included',
+        basis: 'base rate',
         spread: { n: 2, median: 0.15, min: 0.1, max: 0.2 },
+        single_price: null,
         products: ['a', 'b'],
       },
     ])
@@ -160,7 +166,7 @@ describe('like with like: what a per-minute price includes', () => {
       (r) => r.category === 'voice-agent' && r.unit_price_usd !== null && r.usage_unit?.startsWith('minute'),
     )
     expect(perMinuteRows.length).toBeGreaterThanOrEqual(4)
-    expect(voice?.unit_price_usd_by_unit.minute).toBeUndefined()
+    expect(voice?.unit_price_groups.some((g) => g.unit === 'minute')).toBe(false)
     const grouped = voice?.per_minute_by_bundle.flatMap((b) => b.products) ?? []
     const left = voice?.per_minute_left_out.map((l) => l.product) ?? []
     expect([...grouped, ...left].sort()).toEqual(perMinuteRows.map((r) => r.id).sort())

@@ -32,7 +32,9 @@ describe('pricing footing', () => {
       (r) => {
         r.unit_price_usd = r.entry_usd_month
         r.usage_unit = 'user'
+        r.unit_basis = 'base'
         r.entry_usd_month = null
+        r.entry_basis = null
       },
     )
     expect(message).toContain(`pricing/rows/${file}`)

@@ -14,6 +14,7 @@ import { build } from '../../build/index.js'
 import { chartGroups } from '../../build/pages/pricing-chart.js'
 import { pricingPage } from '../../build/pages/pricing-page.js'
 import { bundleLabel } from '../../build/pricing/minute-bundles.js'
+import { UNIT_BASIS_TEXT } from '../../build/pricing/price-basis.js'
 import { baseUnit } from '../../build/pricing/price-format.js'
 import { LOCAL_URLS } from '../../schema/config.js'
 import type { BundleManifest, ChangesBundle, PricingBundle } from '../../schema/datasets.js'
@@ -146,7 +147,10 @@ describe('pricing page in Chromium', () => {
       expect(new Set(headings).size, category).toBe(headings.length)
       for (const r of rows.filter((x) => x.unit_price_usd !== null)) {
         const unit = baseUnit(r.usage_unit ?? '')
-        const scale = r.minute_includes ? `${unit}: ${bundleLabel(r.minute_includes)}` : unit
+        const basis = UNIT_BASIS_TEXT[r.unit_basis ?? 'base']
+        const scale = r.minute_includes
+          ? `${unit}: ${bundleLabel(r.minute_includes)}; ${basis}`
+          : `${unit}, ${basis}`
         const group = groups.find((g) => g.heading === `Unit price, USD per ${scale}`)
         expect(
           group?.items.some((i) => i.label.startsWith(`${r.product} · ${r.vendor}`)),
@@ -154,15 +158,29 @@ describe('pricing page in Chromium', () => {
         ).toBe(true)
       }
     }
-    // Qualified units ("resolution (first tier, …)") join the plain ones on one scale.
+    // Qualified units ("resolution (first tier, …)") join the plain ones on one scale of their basis;
+    // base rates and overage rates are two scales.
     const support = chartGroups(pricing.rows.filter((r) => r.category === 'support-agent'))
-    const resolutions = support.find((g) => g.heading === 'Unit price, USD per resolution')
-    expect(resolutions?.items.length).toBe(
-      pricing.rows.filter(
-        (r) => r.category === 'support-agent' && baseUnit(r.usage_unit ?? '') === 'resolution',
-      ).length,
+    for (const basis of ['base', 'overage'] as const) {
+      const resolutions = support.find(
+        (g) => g.heading === `Unit price, USD per resolution, ${UNIT_BASIS_TEXT[basis]}`,
+      )
+      expect(resolutions?.items.length, basis).toBe(
+        pricing.rows.filter(
+          (r) =>
+            r.category === 'support-agent' &&
+            baseUnit(r.usage_unit ?? '') === 'resolution' &&
+            r.unit_basis === basis,
+        ).length,
+      )
+      expect(resolutions?.items.length, basis).toBeGreaterThanOrEqual(2)
+    }
+    // Entry prices per seat and per account are two scales.
+    const coding = chartGroups(pricing.rows.filter((r) => r.category === 'coding-agent')).map(
+      (g) => g.heading,
     )
-    expect(resolutions?.items.length).toBeGreaterThan(2)
+    expect(coding).toContain('Entry price, USD per month, per seat, monthly billing')
+    expect(coding).toContain('Entry price, USD per month, per account, monthly billing')
   })
 
   it('escapes content and is the same on every build', () => {

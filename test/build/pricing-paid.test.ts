@@ -119,6 +119,10 @@ describe('freshness', () => {
       reread_period_days: REREAD_PERIOD_DAYS,
       due_for_reread: 2,
       due_rows: ['a', 'b'],
+      // None of the three states a date: all undated, none counted as current.
+      dated: 0,
+      undated: 3,
+      oldest_dated: null,
     })
   })
 
@@ -222,8 +226,8 @@ describe('what the paid JSON adds over the free page', () => {
     // bundle, or listed as left out.
     for (const c of pricing.comparables) {
       const inCategory = pricing.rows.filter((r) => r.category === c.category && r.unit_price_usd !== null)
-      const n = Object.values(c.unit_price_usd_by_converted_unit).reduce((sum, s) => sum + s.n, 0)
-      const bundled = c.per_minute_by_bundle.reduce((sum, b) => sum + b.spread.n, 0)
+      const n = c.unit_price_converted_groups.reduce((sum, g) => sum + g.products.length, 0)
+      const bundled = c.per_minute_by_bundle.reduce((sum, b) => sum + b.products.length, 0)
       expect(n + bundled + c.per_minute_left_out.length, c.category).toBe(inCategory.length)
     }
     // The page says what the JSON adds, and does not print the paid-only figures.

@@ -67,6 +67,9 @@ function quotesOf(row: PricingRow): { url: string; quote: string; what: string }
     })),
     ...(row.minute_includes?.quotes ?? []).map((q) => own(q, 'minute_includes')),
     ...(row.entry_includes?.quotes ?? []).map((q) => own(q, 'entry_includes')),
+    ...row.team_tiers.map((t) => own(t.quote, `team tier ${t.name}`)),
+    ...row.overage_rates.map((o) => own(o.quote, `overage per ${o.unit}`)),
+    ...(row.entry_basis?.users_quote ? [own(row.entry_basis.users_quote, 'entry_basis.users_quote')] : []),
   ]
 }
 

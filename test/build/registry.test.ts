@@ -71,7 +71,12 @@ describe('server.json for the MCP Registry', () => {
     for (const name of paid)
       expect(meta.pricing.paidTools[name as keyof typeof meta.pricing.paidTools]).toBe('0.50 USD')
     expect(meta.pricing.perPaidCall).toEqual({ amount: '50', currency: 'usd', display: '0.50 USD' })
-    expect(meta.payment).toMatchObject({ scheme: 'Payment', methods: ['stripe'], intents: ['charge'] })
+    expect(meta.payment).toMatchObject({
+      scheme: 'Payment',
+      methods: ['stripe', 'evm'],
+      intents: ['charge'],
+      protocols: ['mpp', 'x402'],
+    })
     expect(meta.links).toMatchObject({
       serverCard: 'https://rules.example.org/mcp/server-card',
       llms: 'https://rules.example.org/llms.txt',
@@ -192,6 +197,8 @@ describe('namespace proof (/.well-known/mcp-registry-auth)', () => {
     expect(card._meta[PUBLISHER_META_KEY].mcpRegistry.name).toBe(name)
     expect(JSON.parse(off.get('public/agents.json') as string).mcp_registry).toBeUndefined()
     expect(off.get('public/llms.txt')).not.toContain('MCP Registry:')
-    expect(JSON.parse(off.get('public/mcp/server-card') as string)._meta).toBeUndefined()
+    expect(
+      JSON.parse(off.get('public/mcp/server-card') as string)._meta[PUBLISHER_META_KEY].mcpRegistry,
+    ).toBeUndefined()
   })
 })

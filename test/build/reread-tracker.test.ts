@@ -34,6 +34,7 @@ function modelRow(id: string, price: number, readOn: string): PricingRow {
     entry_usd_month: null,
     unit_price_usd: price,
     usage_unit: '1M input tokens',
+    unit_basis: 'base',
     null_reason: null,
     sales_gated: false,
     quote: `$${price} per 1M input tokens`,

@@ -77,6 +77,12 @@ describe('unpaid calls', () => {
         payment_help: PAYMENT_TOKEN_SUMMARY,
         // The same 402 offers the wallet rail to a buyer with only a key.
         wallet_help: WALLET_PAYMENT_SUMMARY,
+        // And its offer in x402 v1's form, which v1 clients read from the body.
+        x402Version: 1,
+        accepts: [
+          expect.objectContaining({ scheme: 'exact', maxAmountRequired: '500000', network: 'base-sepolia' }),
+        ],
+        error: body.detail,
       })
     })
 })

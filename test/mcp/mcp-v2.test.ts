@@ -44,7 +44,9 @@ for (const [label, mode, expectedVersion] of MODES)
       expect(client.getNegotiatedProtocolVersion()).toBe(expectedVersion)
       expect(client.getServerCapabilities()).toMatchObject({
         tools: {},
-        experimental: { payment: { methods: { stripe: { intents: ['charge'] } } } },
+        experimental: {
+          payment: { methods: { stripe: { intents: ['charge'] }, evm: { intents: ['charge'] } } },
+        },
       })
     })
 

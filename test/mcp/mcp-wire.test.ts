@@ -60,7 +60,9 @@ describe('MCP 2026-07-28 on the wire', () => {
       resultType: 'complete',
       capabilities: {
         tools: {},
-        experimental: { payment: { methods: { stripe: { intents: ['charge'] } } } },
+        experimental: {
+          payment: { methods: { stripe: { intents: ['charge'] }, evm: { intents: ['charge'] } } },
+        },
       },
     })
     // 2025-11-25 is served too, but through initialize: discover lists what the modern path speaks.

@@ -42,7 +42,9 @@ describe('MCP server', () => {
   it('behavior: initialize advertises tools and the payment capability', () => {
     expect(mcp.client.getServerCapabilities()).toMatchObject({
       tools: {},
-      experimental: { payment: { methods: { stripe: { intents: ['charge'] } } } },
+      experimental: {
+        payment: { methods: { stripe: { intents: ['charge'] }, evm: { intents: ['charge'] } } },
+      },
     })
   })
 

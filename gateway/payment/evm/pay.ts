@@ -1,6 +1,6 @@
 /**
- * Pays a request with an EIP-3009 authorization, on either wire: the MPP `evm` credential
- * (`Authorization: Payment`) or the x402 payment payload (`PAYMENT-SIGNATURE`). Order, as for the
+ * Pays a request with an EIP-3009 authorization, on any wire: the MPP `evm` credential
+ * (`Authorization: Payment`) or the x402 payment payload (`PAYMENT-SIGNATURE`, or v1's `X-PAYMENT`). Order, as for the
  * card: the challenge (HMAC, offer, request binding) → the authorization (Worker check) → the
  * authorization claimed for this challenge (durably, across both wires) → the ledger, which claims
  * the challenge and only then settles through the facilitator.
@@ -33,8 +33,11 @@ export interface WalletPayment {
   echoed: Challenge
   authorization: TransferAuthorization
   signature: unknown
-  /** `mpp`: the nonce must be the challenge's hash. `x402`: `accepted` must be this challenge's offer. */
-  wire: 'mpp' | 'x402'
+  /**
+   * `mpp`: the nonce must be the challenge's hash. `x402`: `accepted` must be this challenge's offer.
+   * `x402-v1`: the challenge was derived from the payment and this request (x402-v1.ts).
+   */
+  wire: 'mpp' | 'x402' | 'x402-v1'
   /** x402 only: the requirements the client echoed. */
   accepted?: Record<string, unknown>
 }

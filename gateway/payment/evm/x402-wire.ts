@@ -11,8 +11,11 @@ export const PAYMENT_REQUIRED_HEADER = 'payment-required'
 export const PAYMENT_SIGNATURE_HEADER = 'payment-signature'
 export const PAYMENT_RESPONSE_HEADER = 'payment-response'
 
-/** Far above an honest payment payload (about 1.5 KB), as for the Payment credential. */
-const MAX_PAYMENT_HEADER_BYTES = 8 * 1024
+/**
+ * Far above an honest payment payload: about 1.5 KB, plus the bazaar extension x402 clients echo
+ * from PAYMENT-REQUIRED (at most X402_DECLARATION_MAX_BYTES, build/stages/x402-discovery.ts).
+ */
+const MAX_PAYMENT_HEADER_BYTES = 16 * 1024
 
 export interface X402Payment {
   /** The requirements the client accepted, echoed as it received them. */
@@ -37,11 +40,17 @@ function fromBase64(value: string): string {
   )
 }
 
-export function encodePaymentRequired(body: {
-  resource: { url: string; description: string; mimeType: string }
+/** The x402 v2 PaymentRequired object, without its version. */
+export interface PaymentRequired {
+  /** serviceName and tags: the bazaar's service metadata (x402 reads them from the resource). */
+  resource: { url: string; description: string; mimeType: string; serviceName?: string; tags?: string[] }
   accepts: unknown[]
   error: string
-}): string {
+  /** By extension key: `bazaar` tells a crawler how to call the route and what it answers. */
+  extensions?: Record<string, unknown>
+}
+
+export function encodePaymentRequired(body: PaymentRequired): string {
   return toBase64(JSON.stringify({ x402Version: 2, ...body }))
 }
 
