@@ -12,6 +12,7 @@ import {
   Rule,
   ThresholdUse,
 } from './content.js'
+import { HarmBundle } from './harm.js'
 import { Fact } from './situation.js'
 import { CoveredTechnology, TrapsBundle } from './traps.js'
 import { INDEX_CATEGORIES, IsoDate } from './vocabulary.js'
@@ -292,6 +293,7 @@ export const BUNDLES = {
   pricing: 'paid',
   changes: 'paid',
   traps: 'paid',
+  harm: 'paid',
 } as const
 export type BundleName = keyof typeof BUNDLES
 
@@ -305,6 +307,7 @@ export const BUNDLE_SCHEMAS = {
   pricing: PricingBundle,
   changes: ChangesBundle,
   traps: TrapsBundle,
+  harm: HarmBundle,
 } as const satisfies Record<BundleName, z.ZodType>
 
 export type BundleData = { [K in BundleName]: z.infer<(typeof BUNDLE_SCHEMAS)[K]> }

@@ -92,6 +92,10 @@ interface Situated {
   limit?: number
   ranked?: RankedLine[]
   also_consider?: RankedLine[]
+  /** Unanswered facts whose answers would add items (gateway/datasets/do-no-harm.ts). */
+  questions?: { fact: string; question: string; adds: number }[]
+  /** Items left out on the fast path or for not fitting the technologies named. */
+  left_out?: string[]
 }
 export interface ChecklistAnswer extends Situated {
   phase?: string
@@ -137,14 +141,16 @@ function appliesLine(appliesTo: readonly string[], why: AppliesBecause | undefin
   return `${base} Kept until you answer: ${open.join('; ')}.`
 }
 
-/** The unanswered facts that keep items in the answer, each with its question, once per document. */
-function factsToAnswer(because: Record<string, AppliesBecause> | undefined): string[] {
-  const questions = new Map<string, string>()
-  for (const why of Object.values(because ?? {}))
-    for (const u of why.unanswered ?? []) questions.set(u.fact, line(u.question))
-  if (!questions.size) return []
+/**
+ * The questions whose answers would add items (do no harm: an unanswered fact keeps only what
+ * guards irreversible harm; the rest wait for the answer), once per document.
+ */
+function factsToAnswer(
+  questions: readonly { fact: string; question: string; adds: number }[] | undefined,
+): string[] {
+  if (!questions?.length) return []
   return [
-    `Unanswered facts keep some items below (answer and ask again to drop them): ${[...questions].map(([f, q]) => `\`${f}\`: ${q}`).join(' ')}`,
+    `Answer these and ask again to see the items they would add: ${questions.map((q) => `\`${q.fact}\` (${q.adds} more): ${line(q.question)}`).join(' ')}`,
     '',
   ]
 }
@@ -177,10 +183,13 @@ const thresholdLine = (ts: PublishedGate['thresholds']) =>
     : ''
 
 /** What a failed gate means, by when it is checked: only a before-check can hold a change back. */
-function failureLine(g: PublishedGate, revert: boolean): string {
+function failureLine(g: PublishedGate, revert: boolean, advice: boolean): string {
   const spec = g.check_spec
   const who = spec.exception_approver
   const head = 'If it fails or an input cannot be read:'
+  // `block` is kept for harm that cannot be undone; every other gate is advice.
+  if (advice && !revert)
+    return `If it fails: advice, the harm it guards against can be undone; weigh it, tell ${who}, go on. An input you cannot read is noted in the plan.`
   // A revert is never held back: its gates read what to revert to and the outcome after it, so a
   // failure means the revert has not finished, never that it waits.
   if (revert)
@@ -204,21 +213,24 @@ interface Context {
   worked?: Record<string, WorkedThreshold[]>
   revert: boolean
   emergency: boolean
+  /** Gates whose failure is advice (their harm can be undone); absent: as the content says. */
+  advice?: ReadonlySet<string>
   /** Said to be an emergency: the emergency path comes first, above the routine wording it overrides. */
   first?: boolean
 }
 
 function gateLines(g: PublishedGate, c: Context) {
   const spec = g.check_spec
+  const advice = c.advice?.has(g.id) === true
   const urgent = g.in_an_emergency && c.emergency ? [`  - In an emergency: ${line(g.in_an_emergency)}`] : []
   return [
-    `- [ ] \`${g.id}\` (${spec.on_fail}): ${line(g.title)}`,
+    `- [ ] \`${g.id}\` (${advice ? 'advice' : spec.on_fail}): ${line(g.title)}`,
     ...(c.first ? urgent : []),
     `  - Check${c.first && urgent.length ? ' (routine, when not an emergency)' : ''}: ${line(spec.pass_when)}.`,
     `  - Read: ${spec.inputs.map((i) => `${i.name}: ${line(i.read_with)}`).join('; ')}.`,
     ...(c.first ? [] : urgent),
     `  - ${appliesLine(spec.applies_to, c.because?.[g.id])}`,
-    `  - ${failureLine(g, c.revert)}`,
+    `  - ${failureLine(g, c.revert, advice)}`,
     ...(g.thresholds.length ? [`  - ${thresholdLine(g.thresholds)}`] : []),
     ...workedLine(c.worked?.[g.id], g.thresholds).map((l) => `  ${l}`),
   ]
@@ -435,6 +447,16 @@ const contextOf = (a: Situated): Context => ({
   revert: a.situation?.action === 'revert',
   emergency: mayBeEmergency(a.situation),
   first: saysEmergency(a.situation),
+  // A ranked answer says which gates guard harm that can be undone: those read as advice.
+  ...(a.ranked
+    ? {
+        advice: new Set(
+          [...a.ranked, ...(a.also_consider ?? [])]
+            .filter((r) => r.kind === 'gate' && r.why.startsWith('advice'))
+            .map((r) => r.id),
+        ),
+      }
+    : {}),
 })
 
 export function checklistMarkdown(format: MarkdownFormat, a: ChecklistAnswer, origin: Origin): string {
@@ -454,11 +476,11 @@ export function checklistMarkdown(format: MarkdownFormat, a: ChecklistAnswer, or
         ...scopeNote(where),
         action === 'revert'
           ? `Revert now, to the last known-good state, in one step. The gates below (${a.checklist.length}) read only what to revert to and the revert's outcome; none of them waits, stages or asks for approval; \`block\` and \`defer\` only say who is told when one fails.`
-          : `The gates below (${a.checklist.length}) are grouped by when each is checked: before the change, between its stages, after it. Read each input listed; an input you cannot read counts as a failed check. \`block\`: a failure stops the change (or, after it, means it is not done). \`defer\`: the named approver must accept the risk in writing. Never approve an exception yourself. None of these gates may slow a revert to the last known-good state.`,
+          : `The gates below (${a.checklist.length}) are grouped by when each is checked: before the change, between its stages, after it. Read each input listed. \`block\` guards harm that cannot be undone: a failure, or an input you cannot read, stops the change (or, after it, means it is not done). \`advice\`: the harm can be undone; weigh it and note in the plan what you could not read. \`defer\`: the named approver must accept the risk in writing. Never approve an exception yourself. None of these gates may slow a revert to the last known-good state.`,
         '',
         ...rankedPreamble(a),
         ...playbookNote(a.playbooks),
-        ...factsToAnswer(a.applies_because),
+        ...factsToAnswer(a.questions),
       ],
       body: [
         ...trapSection(a.traps),
@@ -494,7 +516,7 @@ export function rulesMarkdown(format: MarkdownFormat, a: RulesAnswer, origin: Or
         '',
         ...rankedPreamble(a, false),
         ...playbookNote(a.playbooks),
-        ...factsToAnswer(a.applies_because),
+        ...factsToAnswer(a.questions),
       ],
       body: [
         ...trapSection(a.traps),
@@ -584,7 +606,7 @@ export function standingMarkdown(
         '',
         '- It opens with where it came from, its digest and the request that fetches it again.',
         '- Gates come in three groups: before the change (a `block` that fails stops it), between stages (a failure means do not widen), after the change (outcome checks, never preconditions; a failure means the change is not done).',
-        '- An input you cannot read counts as a failed check. `defer`: go ahead only once the named approver accepts the risk in writing. Never approve an exception yourself.',
+        '- `block` guards harm that cannot be undone: an input you cannot read stops it as a failure would. `advice`: weigh it and note in the plan what you could not read. `defer`: go ahead only once the named approver accepts the risk in writing. Never approve an exception yourself.',
         '- "Applies because" says which action(s) and facts brought an item; "Kept until you answer" names a fact you left out and the answer that drops the item.',
         '- "Worked out for this situation" turns a share into a count for your answered facts; "In an emergency" is the path to take when the change restores service now.',
         '- A revert to the last known-good state is never held back by any gate or rule. A playbook that fits the situation is named with where to get its steps.',

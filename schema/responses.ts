@@ -91,6 +91,10 @@ const RANKED = {
   ranked: RankedList.optional(),
   /** Everything else that applies, one line each. */
   also_consider: RankedList.optional(),
+  /** Unanswered facts whose answers would add items, and how many. */
+  questions: z.array(z.object({ fact: z.string(), question: z.string(), adds: z.int() })).optional(),
+  /** Items left out on the fast path or for not fitting the technologies named. */
+  left_out: z.array(z.string()).optional(),
 }
 
 export const RulesAnswer = z.object({

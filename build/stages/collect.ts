@@ -33,6 +33,7 @@ export interface RawContent {
   corrections: RawFile | null
   /** The trap layer, one file per technology (content/traps/); a content tree without it has none. */
   traps: RawFile[]
+  harm: RawFile | null
 }
 
 export async function collect(root: string, issues: BuildIssue[]): Promise<RawContent> {
@@ -50,6 +51,7 @@ export async function collect(root: string, issues: BuildIssue[]): Promise<RawCo
     pricingRows: await readFolder(root, 'pricing/rows', issues),
     corrections: await readOne(root, 'pricing/corrections.yaml', issues),
     traps: await readFolder(root, 'traps', issues, { optional: true }),
+    harm: await readOne(root, 'harm.yaml', issues),
   }
 }
 

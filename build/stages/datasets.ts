@@ -126,5 +126,6 @@ export function compileDatasets(content: Content, asOf: string): BundleData {
         aliases: [...new Set(t.aliases)].filter((a) => a !== t.technology).sort(),
       })),
     },
+    harm: content.harm,
   }
 }

@@ -22,6 +22,7 @@ import {
   Topics,
   type WithThresholds,
 } from '../../schema/content.js'
+import { type HarmFile, HarmFile as HarmFileSchema, harmBreaks } from '../../schema/harm.js'
 import { Scenario } from '../../schema/scenario.js'
 import { type Fact, Facts } from '../../schema/situation.js'
 import { type TrapFile, TrapFile as TrapFileSchema } from '../../schema/traps.js'
@@ -66,6 +67,8 @@ export interface Content {
   corrections: Correction[]
   /** The trap layer, one entry per technology, sorted by id; counted apart from the inventory. */
   traps: TrapFile[]
+  /** What each gate and rule guards against and whether it slows (content/harm.yaml). */
+  harm: HarmFile
 }
 
 /** How many items of each kind the inventory must hold (schema/CONTRACT.md §1.2); null skips a count. */
@@ -110,10 +113,25 @@ export function validate(
   const pricingRows = parseEach(raw.pricingRows, PricingRow, issues)
   const corrections = raw.corrections ? (parseOne(raw.corrections, Corrections, issues) ?? []) : []
   const traps = parseEach(raw.traps, TrapFileSchema, issues)
+  const harm = (raw.harm ? parseOne(raw.harm, HarmFileSchema, issues) : null) ?? { gates: {}, rules: {} }
   // A file that cannot be read or does not match its schema is left out of what follows, and every
   // check across files would report it missing (a reference to it, the inventory count, a threshold
   // only it used): those follow-ons are not reported; the file's own problems are the root cause.
   const complete = issues.length === 0
+  if (complete)
+    for (const problem of [
+      ...harmBreaks(
+        harm.gates,
+        gates.map((g) => g.value.id),
+        'gate',
+      ),
+      ...harmBreaks(
+        harm.rules,
+        rules.map((r) => r.value.id),
+        'rule',
+      ),
+    ])
+      issues.push({ file: 'harm.yaml', field: '-', problem, allowed: 'one entry per gate and rule id' })
   issues.push(
     ...trapFileBreaks(
       traps,
@@ -196,6 +214,7 @@ export function validate(
     pricingRows: pricingRows.map((r) => r.value),
     corrections,
     traps: traps.map((t) => t.value).sort((a, b) => a.technology.localeCompare(b.technology)),
+    harm,
   }
 }
 

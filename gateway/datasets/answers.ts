@@ -275,11 +275,17 @@ export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: n
       extras.technologies !== undefined,
     )
     if (!situated.ok) return situated
-    const answer = rankedAnswer(data, extras, situationActions(situated.situation), {
-      gates: [],
-      rules: situated.items,
-      because: situated.because,
-    })
+    const answer = rankedAnswer(
+      data,
+      extras,
+      situationActions(situated.situation),
+      situated.situation.facts,
+      {
+        gates: [],
+        rules: situated.items,
+        because: situated.because,
+      },
+    )
     if (!answer.ranked.length) return nothingApplies('rule', situated.filters, answer)
     return {
       ok: true,
@@ -360,11 +366,17 @@ export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: n
         }),
       }
     }
-    const answer = rankedAnswer(data, extras, situationActions(situated.situation), {
-      gates: situated.items,
-      rules: rules?.items ?? [],
-      because,
-    })
+    const answer = rankedAnswer(
+      data,
+      extras,
+      situationActions(situated.situation),
+      situated.situation.facts,
+      {
+        gates: situated.items,
+        rules: rules?.items ?? [],
+        because,
+      },
+    )
     if (!answer.ranked.length) return nothingApplies('gate', situated.filters, answer)
     return {
       ok: true,

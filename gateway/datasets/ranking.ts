@@ -5,12 +5,13 @@
  *
  * Order: first what is known to apply (every condition answered) before what an unanswered fact
  * only keeps open, since a question the agent can answer is no reason to crowd out a known harm;
- * within each, most severe first: a trap's own severity (irreversible > outage > degraded), a gate
- * that blocks as irreversible, a gate that defers as outage, a rule (advice) as degraded. At the
+ * within each, most severe first: a trap's own severity (irreversible > outage > degraded), a gate's
+ * or a rule's the harm it guards against (content/harm.yaml). At the
  * same level a trap (the named technology's own mechanism) comes before a gate before a rule, then
  * the content order.
  */
 import type { PublishedGate, PublishedRule } from '../../schema/datasets.js'
+import type { HarmBundle, HarmEntry } from '../../schema/harm.js'
 import { LIMIT_DEFAULT, LIMIT_MAX } from '../../schema/routes.js'
 import type { AppliesBecause } from '../../schema/situation.js'
 import { SEVERITIES, type Severity } from '../../schema/traps.js'
@@ -82,28 +83,43 @@ function trapCandidate(t: SelectedTrap, order: number): Candidate {
   }
 }
 
-function gateCandidate(g: PublishedGate, why: AppliesBecause | undefined, order: number): Candidate {
+function gateCandidate(
+  g: PublishedGate,
+  why: AppliesBecause | undefined,
+  order: number,
+  entry: HarmEntry | undefined,
+): Candidate {
   const b = becauseText(why)
-  const block = g.check_spec.on_fail === 'block'
+  const level = entry?.harm ?? (g.check_spec.on_fail === 'block' ? 'irreversible' : 'outage')
+  // `block` is kept for harm that cannot be undone; every other gate is advice, and says so.
+  const effect =
+    level === 'irreversible' && g.check_spec.on_fail === 'block'
+      ? 'blocks the change when it fails: the harm cannot be undone'
+      : `advice: ${level === 'irreversible' ? 'its approver owns the risk' : `guards against ${level === 'outage' ? 'an outage' : 'a degraded service'}`}; note an input you cannot read in the plan`
   return {
     kind: 'gate',
     id: g.id,
     title: oneLine(g.title),
-    level: block ? 'irreversible' : 'outage',
+    level,
     actions: b.actions,
-    why: `${block ? 'blocks the change when it fails' : 'defers to its approver when it fails'}; ${b.text}`,
+    why: `${effect}; ${b.text}`,
     held: b.held,
     order,
   }
 }
 
-function ruleCandidate(r: PublishedRule, why: AppliesBecause | undefined, order: number): Candidate {
+function ruleCandidate(
+  r: PublishedRule,
+  why: AppliesBecause | undefined,
+  order: number,
+  entry: HarmEntry | undefined,
+): Candidate {
   const b = becauseText(why)
   return {
     kind: 'rule',
     id: r.id,
     title: oneLine(r.title),
-    level: 'degraded',
+    level: entry?.harm ?? 'degraded',
     actions: b.actions,
     why: `advice learned from ${r.incident.organisation} (${r.incident.date}); ${b.text}`,
     held: b.held,
@@ -128,11 +144,13 @@ export function rank(
     because: Record<string, AppliesBecause>
   },
   limit: number,
+  /** What each gate and rule guards against (content/harm.yaml): its rank. */
+  harm: HarmBundle = { gates: {}, rules: {} },
 ): Ranked {
   const candidates: Candidate[] = [
     ...items.traps.map((t, i) => trapCandidate(t, i)),
-    ...items.gates.map((g, i) => gateCandidate(g, items.because[g.id], i)),
-    ...items.rules.map((r, i) => ruleCandidate(r, items.because[r.id], i)),
+    ...items.gates.map((g, i) => gateCandidate(g, items.because[g.id], i, harm.gates[g.id])),
+    ...items.rules.map((r, i) => ruleCandidate(r, items.because[r.id], i, harm.rules[r.id])),
   ]
   // One item once: an id that both a gate and a rule carry (never today) keeps its first place.
   const seen = new Set<string>()

@@ -9,6 +9,7 @@ import { routeByName } from '../../schema/routes.js'
 import type { AppliesBecause } from '../../schema/situation.js'
 import type { ResolvedTechnology } from '../../schema/technologies.js'
 import { badRequest, type Problem } from '../http/problem.js'
+import { doNoHarm, type OpenQuestion } from './do-no-harm.js'
 import { type Ranked, rank, readLimit } from './ranking.js'
 import {
   readAskedTechnologies,
@@ -57,6 +58,10 @@ export const extrasFilters = (e: Extras): Record<string, string> => ({
 })
 
 export interface RankedAnswer extends Ranked {
+  /** Questions whose answers would bring items left out (do-no-harm.ts). */
+  questions: OpenQuestion[]
+  /** Items left out for the fast path or for not fitting the technologies named, one line each. */
+  left_out: string[]
   traps: SelectedTrap[]
   gates: PublishedGate[]
   rules: PublishedRule[]
@@ -70,6 +75,7 @@ export function rankedAnswer(
   data: BundleData,
   extras: Extras,
   actions: readonly string[],
+  facts: Record<string, unknown>,
   items: {
     gates: readonly PublishedGate[]
     rules: readonly PublishedRule[]
@@ -78,13 +84,24 @@ export function rankedAnswer(
 ): RankedAnswer {
   const t = extras.technologies
   const selection = t ? selectTraps(data.traps, t.resolved, t.normalised, actions) : undefined
-  const traps = selection?.traps ?? []
-  const ranked = rank({ traps, ...items }, extras.limit)
+  const kindOf = (id: string) => data.traps.technologies.find((x) => x.technology === id)?.kind
+  const harmless = doNoHarm(data.harm, facts, t?.resolved, kindOf, {
+    ...items,
+    traps: selection?.traps ?? [],
+  })
+  const traps = harmless.traps
+  const ranked = rank(
+    { traps, gates: harmless.gates, rules: harmless.rules, because: items.because },
+    extras.limit,
+    data.harm,
+  )
   const because = Object.fromEntries(
     Object.entries(items.because).filter(([id]) => ranked.kept.gates.has(id) || ranked.kept.rules.has(id)),
   )
   return {
     ...ranked,
+    questions: harmless.questions,
+    left_out: harmless.left_out,
     traps: traps.filter((x) => ranked.kept.traps.has(x.id)),
     // In the content's order, as always; `ranked` gives the order of importance.
     gates: items.gates.filter((g) => ranked.kept.gates.has(g.id)),
@@ -104,4 +121,6 @@ export const rankedFields = (r: RankedAnswer, limit: number) => ({
   limit,
   ranked: r.ranked,
   also_consider: r.also_consider,
+  ...(r.questions.length ? { questions: r.questions } : {}),
+  ...(r.left_out.length ? { left_out: r.left_out } : {}),
 })
