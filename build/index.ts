@@ -11,6 +11,8 @@ import { addressBreaks } from './checks/check-addresses.js'
 import { checkBundles } from './checks/check-bundles.js'
 import { checkOpenapi } from './checks/check-openapi.js'
 import { markdownBudgetIssues, skillIssues } from './checks/markdown-budgets.js'
+import { rankedScenarioIssues } from './checks/ranked-scenarios.js'
+import { trapScenarioIssues } from './checks/trap-scenarios.js'
 import { landingPage } from './pages/landing-page.js'
 import { pricingPage } from './pages/pricing-page.js'
 import { todayUtc } from './pricing/pricing-freshness.js'
@@ -107,7 +109,11 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   if (issues.length) throw new BuildFailed(issues)
 
   const data = compileDatasets(content, options.asOf ?? todayUtc())
-  issues.push(...checkBundles(data))
+  issues.push(
+    ...checkBundles(data),
+    ...trapScenarioIssues(data),
+    ...rankedScenarioIssues(data, content.scenarios),
+  )
   if (options.checkBudgets !== false)
     issues.push(...markdownBudgetIssues(data), ...skillIssues(data, content.scenarios))
   const { files: bundles, manifest } = bundle(data)

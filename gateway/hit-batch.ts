@@ -25,8 +25,15 @@ export interface Hit {
   n: number
 }
 
+/** A technology asked for that no trap covers, and how often (the editors' list of what to add). */
+export interface UncoveredName {
+  name: string
+  n: number
+}
+
 export class HitBatch {
   private readonly pending = new Map<string, Hit>()
+  private readonly uncovered = new Map<string, number>()
   /** Hits counted since the last take. */
   total = 0
 
@@ -39,11 +46,23 @@ export class HitBatch {
     this.total++
   }
 
+  /** Counts names asked for and not covered (already checked: lower-case, at most 40 characters). */
+  addUncovered(names: readonly string[]): void {
+    for (const name of names) this.uncovered.set(name, (this.uncovered.get(name) ?? 0) + 1)
+  }
+
   /** Every unsent hit, emptying the batch. */
   take(): Hit[] {
     const hits = [...this.pending.values()]
     this.pending.clear()
     this.total = 0
     return hits
+  }
+
+  /** Every unsent uncovered name, emptying that half of the batch. */
+  takeUncovered(): UncoveredName[] {
+    const names = [...this.uncovered].map(([name, n]) => ({ name, n }))
+    this.uncovered.clear()
+    return names
   }
 }

@@ -73,9 +73,10 @@ function dataRoute(route: Route): Handler {
       prepared.markdown
         ? serializeOnce(`${route.name}?${query}`, prepared.markdown, MARKDOWN_CONTENT_TYPE)
         : serializeOnce(`${route.name}?${query}`, prepared.payload)
+    const uncovered = prepared.uncovered ?? []
     if (route.access === 'free') {
       const response = serializedResponse(req, await payload(), { 'cache-control': 'public, max-age=300' })
-      return done(ctx, env, req, route, 'free', response)
+      return done(ctx, env, req, route, 'free', response, uncovered)
     }
     const config = paymentConfig(env)
     if (!config.ok) return notConfigured(config.problems)
@@ -84,7 +85,8 @@ function dataRoute(route: Route): Handler {
     if (!gate.paid) return done(ctx, env, req, route, gate.outcome, gate.response)
     // A repeat under the Idempotency-Key of an answered request: the same bytes, digest and receipt.
     const kept = gate.repeat?.answer
-    if (kept) return done(ctx, env, req, route, 'paid', new Response(kept.body, { headers: kept.headers }))
+    if (kept)
+      return done(ctx, env, req, route, 'paid', new Response(kept.body, { headers: kept.headers }), uncovered)
     const serialized = await payload()
     const signed = await signedReceipt(
       config.config.receipts,
@@ -107,7 +109,7 @@ function dataRoute(route: Route): Handler {
           headers: Object.fromEntries(response.headers),
         }),
       )
-    return done(ctx, env, req, route, 'paid', response)
+    return done(ctx, env, req, route, 'paid', response, uncovered)
   }
 }
 
@@ -128,8 +130,9 @@ function done(
   route: Route,
   outcome: Outcome,
   response: Response,
+  uncovered: readonly string[] = [],
 ) {
-  countHit(ctx, env, req, route.name, outcome)
+  countHit(ctx, env, req, route.name, outcome, uncovered)
   return response
 }
 

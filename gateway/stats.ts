@@ -28,8 +28,12 @@ export function countHit(
   req: Request,
   endpoint: string,
   outcome: Outcome,
+  /** Technologies the call named that no trap covers (counted for answered calls only). */
+  uncovered: readonly string[] = [],
 ): void {
   batch.add(endpoint, outcome, req.headers.get('user-agent'))
+  // A buyer asks twice (the challenge, then the paid call): its names are counted once, when answered.
+  if (outcome === 'free' || outcome === 'paid') batch.addUncovered(uncovered)
   if (batch.total >= HIT_FLUSH_COUNT) ctx.waitUntil(flush(env))
   else if (!flushScheduled) {
     flushScheduled = true
@@ -45,8 +49,9 @@ export function countHit(
 /** Sends every unsent hit in one batch. A full batch leaves early; the pending timer stays, for later hits. */
 async function flush(env: Env): Promise<void> {
   const hits = batch.take()
+  const uncovered = batch.takeUncovered()
   if (!hits.length) return
-  const body = JSON.stringify({ hits })
+  const body = JSON.stringify({ hits, ...(uncovered.length ? { uncovered } : {}) })
   // Counters are best effort: a lost batch is acceptable, a failed request is not.
   await env.SUBMISSIONS.fetch('https://submissions/internal/hits', { method: 'POST', body }).then(
     (r) => r.body?.cancel(),

@@ -6,7 +6,8 @@ import * as z from 'zod'
 import { AppliesWhen } from './situation.js'
 import { Action, EvidenceLabel, IndexCategory, IsoDate, PhaseSlug, PricingModel } from './vocabulary.js'
 
-const Id = z
+/** An id: lowercase words joined by hyphens (written once in openapi.json as `Id`). */
+export const Id = z
   .string()
   .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lowercase words joined by hyphens, e.g. read-back-writes')
 const Text = z.string().trim().min(1, 'non-empty text')

@@ -12,7 +12,9 @@ import {
   Rule,
   ThresholdUse,
 } from './content.js'
+import { HarmBundle } from './harm.js'
 import { Fact } from './situation.js'
+import { CoveredTechnology, TrapsBundle } from './traps.js'
 import { INDEX_CATEGORIES, IsoDate } from './vocabulary.js'
 
 /*
@@ -76,6 +78,11 @@ export const Catalogue = z.object({
   rules: z.array(CatalogueEntry),
   playbooks: z.array(CatalogueEntry),
   checklist: z.array(CatalogueEntry),
+  /**
+   * The technologies the trap layer covers: the names (id and aliases) to send as `technologies`,
+   * and how many traps each has. Counted apart from the inventory above.
+   */
+  technologies: z.array(CoveredTechnology),
 })
 export type Catalogue = z.infer<typeof Catalogue>
 
@@ -285,6 +292,8 @@ export const BUNDLES = {
   checklist: 'paid',
   pricing: 'paid',
   changes: 'paid',
+  traps: 'paid',
+  harm: 'paid',
 } as const
 export type BundleName = keyof typeof BUNDLES
 
@@ -297,6 +306,8 @@ export const BUNDLE_SCHEMAS = {
   checklist: ChecklistBundle,
   pricing: PricingBundle,
   changes: ChangesBundle,
+  traps: TrapsBundle,
+  harm: HarmBundle,
 } as const satisfies Record<BundleName, z.ZodType>
 
 export type BundleData = { [K in BundleName]: z.infer<(typeof BUNDLE_SCHEMAS)[K]> }

@@ -58,11 +58,44 @@ interface PlaybookRef {
   when: string
 }
 
+/** One line of a ranked answer (gateway/datasets/ranking.ts). */
+interface RankedLine {
+  kind: string
+  id: string
+  title: string
+  level: string
+  why: string
+}
+
+/** A trap in full, as a situated answer carries it (schema/traps.ts). */
+interface TrapItem {
+  id: string
+  technology: string
+  versions?: string
+  severity: string
+  trap: string
+  probe: string
+  stop_if: string
+  safe_path: string
+  source_url: string
+  quote: string
+}
+
 interface Situated {
   situation?: Situation
   applies_because?: Record<string, AppliesBecause>
   playbooks?: PlaybookRef[]
   worked_out?: Record<string, WorkedThreshold[]>
+  /** With `technologies`: the names as bound, and "no traps on file for X" notes. */
+  technologies?: { asked: string; notes: string[] }
+  traps?: TrapItem[]
+  limit?: number
+  ranked?: RankedLine[]
+  also_consider?: RankedLine[]
+  /** Unanswered facts whose answers would add items (gateway/datasets/do-no-harm.ts). */
+  questions?: { fact: string; question: string; adds: number }[]
+  /** Items left out on the fast path or for not fitting the technologies named. */
+  left_out?: string[]
 }
 export interface ChecklistAnswer extends Situated {
   phase?: string
@@ -108,14 +141,16 @@ function appliesLine(appliesTo: readonly string[], why: AppliesBecause | undefin
   return `${base} Kept until you answer: ${open.join('; ')}.`
 }
 
-/** The unanswered facts that keep items in the answer, each with its question, once per document. */
-function factsToAnswer(because: Record<string, AppliesBecause> | undefined): string[] {
-  const questions = new Map<string, string>()
-  for (const why of Object.values(because ?? {}))
-    for (const u of why.unanswered ?? []) questions.set(u.fact, line(u.question))
-  if (!questions.size) return []
+/**
+ * The questions whose answers would add items (do no harm: an unanswered fact keeps only what
+ * guards irreversible harm; the rest wait for the answer), once per document.
+ */
+function factsToAnswer(
+  questions: readonly { fact: string; question: string; adds: number }[] | undefined,
+): string[] {
+  if (!questions?.length) return []
   return [
-    `Unanswered facts keep some items below (answer and ask again to drop them): ${[...questions].map(([f, q]) => `\`${f}\`: ${q}`).join(' ')}`,
+    `Answer these and ask again to see the items they would add: ${questions.map((q) => `\`${q.fact}\` (${q.adds} more): ${line(q.question)}`).join(' ')}`,
     '',
   ]
 }
@@ -148,10 +183,13 @@ const thresholdLine = (ts: PublishedGate['thresholds']) =>
     : ''
 
 /** What a failed gate means, by when it is checked: only a before-check can hold a change back. */
-function failureLine(g: PublishedGate, revert: boolean): string {
+function failureLine(g: PublishedGate, revert: boolean, advice: boolean): string {
   const spec = g.check_spec
   const who = spec.exception_approver
   const head = 'If it fails or an input cannot be read:'
+  // `block` is kept for harm that cannot be undone; every other gate is advice.
+  if (advice && !revert)
+    return `If it fails: advice, the harm it guards against can be undone; weigh it, tell ${who}, go on. An input you cannot read is noted in the plan.`
   // A revert is never held back: its gates read what to revert to and the outcome after it, so a
   // failure means the revert has not finished, never that it waits.
   if (revert)
@@ -175,21 +213,24 @@ interface Context {
   worked?: Record<string, WorkedThreshold[]>
   revert: boolean
   emergency: boolean
+  /** Gates whose failure is advice (their harm can be undone); absent: as the content says. */
+  advice?: ReadonlySet<string>
   /** Said to be an emergency: the emergency path comes first, above the routine wording it overrides. */
   first?: boolean
 }
 
 function gateLines(g: PublishedGate, c: Context) {
   const spec = g.check_spec
+  const advice = c.advice?.has(g.id) === true
   const urgent = g.in_an_emergency && c.emergency ? [`  - In an emergency: ${line(g.in_an_emergency)}`] : []
   return [
-    `- [ ] \`${g.id}\` (${spec.on_fail}): ${line(g.title)}`,
+    `- [ ] \`${g.id}\` (${advice ? 'advice' : spec.on_fail}): ${line(g.title)}`,
     ...(c.first ? urgent : []),
     `  - Check${c.first && urgent.length ? ' (routine, when not an emergency)' : ''}: ${line(spec.pass_when)}.`,
     `  - Read: ${spec.inputs.map((i) => `${i.name}: ${line(i.read_with)}`).join('; ')}.`,
     ...(c.first ? [] : urgent),
     `  - ${appliesLine(spec.applies_to, c.because?.[g.id])}`,
-    `  - ${failureLine(g, c.revert)}`,
+    `  - ${failureLine(g, c.revert, advice)}`,
     ...(g.thresholds.length ? [`  - ${thresholdLine(g.thresholds)}`] : []),
     ...workedLine(c.worked?.[g.id], g.thresholds).map((l) => `  ${l}`),
   ]
@@ -337,12 +378,85 @@ function playbookNote(refs: readonly PlaybookRef[] | undefined): string[] {
   ]
 }
 
+/** The names asked and, plainly, those with no trap on file; then the items in the order they rank. */
+function rankedPreamble(a: Situated, orderLine = true): string[] {
+  const names = a.technologies
+    ? [
+        `Technologies: ${a.technologies.asked}.${a.technologies.notes.length ? ` ${a.technologies.notes.map((n) => `${n[0]?.toUpperCase()}${n.slice(1)}.`).join(' ')}` : ''}`,
+        '',
+      ]
+    : []
+  if (!a.ranked?.length) return names
+  const more = a.also_consider?.length ? `; ${a.also_consider.length} more under "Also consider"` : ''
+  // The rules' own answer lists its items in this order already: only what was left out is said.
+  if (!orderLine)
+    return more
+      ? [...names, `Most severe first, ${a.ranked.length} in full${more} (limit= raises it).`, '']
+      : names
+  // Each item's own lines below say why it is here ("Applies because", or the trap itself).
+  return [
+    ...names,
+    `In order, what is known to apply first, then most severe (${a.ranked.length} in full${more}; ask with limit= for more): ${a.ranked.map((r) => `\`${r.id}\` (${r.level})`).join(', ')}.`,
+    '',
+  ]
+}
+
+/** The traps of the named technologies: what goes wrong, the read-only probe, when to stop, the safe path. */
+function trapSection(traps: readonly TrapItem[] | undefined): string[] {
+  if (!traps?.length) return []
+  return [
+    `## Traps of the technologies named (${traps.length})`,
+    '',
+    'Run each probe before the change; it only reads. A result that matches "Stop if" means take the safe path instead of the obvious plan.',
+    '',
+    ...traps.flatMap((t) => [
+      `- [ ] \`${t.id}\` (${t.severity}; ${t.technology}${t.versions ? ` ${t.versions}` : ''}): ${line(t.trap)}`,
+      `  - Probe first: \`${line(t.probe)}\``,
+      `  - Stop if: ${line(t.stop_if)}`,
+      `  - Safe path: ${line(t.safe_path)}`,
+      `  - Source: ${t.source_url} ("${line(t.quote)}")`,
+    ]),
+    '',
+  ]
+}
+
+/** The rules in the order they rank (most severe first), when the answer was ranked. */
+function inRankOrder(rules: readonly PublishedRule[], ranked: readonly RankedLine[] | undefined) {
+  if (!ranked?.length) return rules
+  const place = (id: string) => {
+    const i = ranked.findIndex((r) => r.kind === 'rule' && r.id === id)
+    return i < 0 ? ranked.length : i
+  }
+  return [...rules].sort((a, b) => place(a.id) - place(b.id))
+}
+
+/** Everything else that applies, one line each: not dropped, only ranked below the limit. */
+function alsoConsider(items: readonly RankedLine[] | undefined): string[] {
+  if (!items?.length) return []
+  return [
+    `## Also consider (${items.length})`,
+    '',
+    ...items.map((r) => `- \`${r.id}\` (${r.kind}, ${r.level}): ${line(r.title)}. ${line(r.why)}.`),
+    '',
+  ]
+}
+
 const contextOf = (a: Situated): Context => ({
   because: a.applies_because,
   worked: a.worked_out,
   revert: a.situation?.action === 'revert',
   emergency: mayBeEmergency(a.situation),
   first: saysEmergency(a.situation),
+  // A ranked answer says which gates guard harm that can be undone: those read as advice.
+  ...(a.ranked
+    ? {
+        advice: new Set(
+          [...a.ranked, ...(a.also_consider ?? [])]
+            .filter((r) => r.kind === 'gate' && r.why.startsWith('advice'))
+            .map((r) => r.id),
+        ),
+      }
+    : {}),
 })
 
 export function checklistMarkdown(format: MarkdownFormat, a: ChecklistAnswer, origin: Origin): string {
@@ -362,12 +476,14 @@ export function checklistMarkdown(format: MarkdownFormat, a: ChecklistAnswer, or
         ...scopeNote(where),
         action === 'revert'
           ? `Revert now, to the last known-good state, in one step. The gates below (${a.checklist.length}) read only what to revert to and the revert's outcome; none of them waits, stages or asks for approval; \`block\` and \`defer\` only say who is told when one fails.`
-          : `The gates below (${a.checklist.length}) are grouped by when each is checked: before the change, between its stages, after it. Read each input listed; an input you cannot read counts as a failed check. \`block\`: a failure stops the change (or, after it, means it is not done). \`defer\`: the named approver must accept the risk in writing. Never approve an exception yourself. None of these gates may slow a revert to the last known-good state.`,
+          : `The gates below (${a.checklist.length}) are grouped by when each is checked: before the change, between its stages, after it. Read each input listed. \`block\` guards harm that cannot be undone: a failure, or an input you cannot read, stops the change (or, after it, means it is not done). \`advice\`: the harm can be undone; weigh it and note in the plan what you could not read. \`defer\`: the named approver must accept the risk in writing. Never approve an exception yourself. None of these gates may slow a revert to the last known-good state.`,
         '',
+        ...rankedPreamble(a),
         ...playbookNote(a.playbooks),
-        ...factsToAnswer(a.applies_because),
+        ...factsToAnswer(a.questions),
       ],
       body: [
+        ...trapSection(a.traps),
         ...groupedGates(a.checklist, (g) => gateLines(g, c)),
         ...(withRules
           ? [
@@ -378,6 +494,7 @@ export function checklistMarkdown(format: MarkdownFormat, a: ChecklistAnswer, or
               ...rules.flatMap((r) => ruleLines(r, c)),
             ]
           : []),
+        ...alsoConsider(a.also_consider),
       ],
     },
     origin,
@@ -397,10 +514,15 @@ export function rulesMarkdown(format: MarkdownFormat, a: RulesAnswer, origin: Or
         ...scopeNote(where),
         `Obey each rule below (${a.rules.length}). Each names its check and the real incident it was learned from.`,
         '',
+        ...rankedPreamble(a, false),
         ...playbookNote(a.playbooks),
-        ...factsToAnswer(a.applies_because),
+        ...factsToAnswer(a.questions),
       ],
-      body: a.rules.flatMap((r) => ruleLines(r, contextOf(a))),
+      body: [
+        ...trapSection(a.traps),
+        ...inRankOrder(a.rules, a.ranked).flatMap((r) => ruleLines(r, contextOf(a))),
+        ...alsoConsider(a.also_consider),
+      ],
     },
     origin,
   )
@@ -430,7 +552,13 @@ export function playbooksMarkdown(format: MarkdownFormat, a: PlaybooksAnswer, or
  * this service and with which facts, how to read a situated answer, and the foundational rules,
  * which hold for every production change.
  */
-export function standingMarkdown(format: MarkdownFormat, data: BundleData, origin: Origin): string {
+export function standingMarkdown(
+  format: MarkdownFormat,
+  data: BundleData,
+  origin: Origin,
+  /** Asked with `technologies`: the traps on file for them, one line each, and the names with none. */
+  asked?: Pick<Situated, 'technologies' | 'ranked'>,
+): string {
   const { catalogue } = data
   const rules = data.preview.rules
   const ask = 'GET /v1/fde-preship-checklist?action=<action>&<fact>=<answer>&...&include=rules&format=skill'
@@ -450,6 +578,7 @@ export function standingMarkdown(format: MarkdownFormat, data: BundleData, origi
         `- Ask for that one change, with its action and the facts you can answer: \`${ask}\` (or the MCP tool fde_preship_checklist with the same arguments). One payment buys the gates and the rules that apply, foundational ones included.`,
         '- Save the answer as a skill for that task (`.claude/skills/<name>/SKILL.md`, `.agents/skills/<name>/SKILL.md`), never here: it is bound to its situation. Ask again for the next change.',
         '- A change that is several actions names them all (`action=dependency-upgrade,schema-change`); the answer is their union.',
+        `- Name the technologies it touches too (\`technologies=postgresql@16,pgbouncer\`, ids or aliases from /v1/catalogue, ${catalogue.technologies.length} covered): their known traps come with a read-only probe to run first and the safe path; a name with none on file is said so.`,
         `- Actions: ${catalogue.actions.map((a) => `\`${a.action}\``).join(', ')} (the free /v1/catalogue says what each covers).`,
         ...(catalogue.changes.length
           ? [
@@ -477,11 +606,22 @@ export function standingMarkdown(format: MarkdownFormat, data: BundleData, origi
         '',
         '- It opens with where it came from, its digest and the request that fetches it again.',
         '- Gates come in three groups: before the change (a `block` that fails stops it), between stages (a failure means do not widen), after the change (outcome checks, never preconditions; a failure means the change is not done).',
-        '- An input you cannot read counts as a failed check. `defer`: go ahead only once the named approver accepts the risk in writing. Never approve an exception yourself.',
+        '- `block` guards harm that cannot be undone: an input you cannot read stops it as a failure would. `advice`: weigh it and note in the plan what you could not read. `defer`: go ahead only once the named approver accepts the risk in writing. Never approve an exception yourself.',
         '- "Applies because" says which action(s) and facts brought an item; "Kept until you answer" names a fact you left out and the answer that drops the item.',
         '- "Worked out for this situation" turns a share into a count for your answered facts; "In an emergency" is the path to take when the change restores service now.',
         '- A revert to the last known-good state is never held back by any gate or rule. A playbook that fits the situation is named with where to get its steps.',
         '',
+        ...(asked?.technologies
+          ? [
+              `## Traps on file for ${asked.technologies.asked} (${asked.ranked?.length ?? 0})`,
+              '',
+              ...asked.technologies.notes.map((n) => `- ${n[0]?.toUpperCase()}${n.slice(1)}.`),
+              ...(asked.ranked ?? []).map((r) => `- \`${r.id}\` (${r.level}): ${line(r.title)}.`),
+              '',
+              'Their probes, stop conditions and safe paths come with the checklist for the change (technologies and action).',
+              '',
+            ]
+          : []),
         `## Foundational rules (${rules.length}), for every production change`,
         '',
         ...rules.flatMap((r) => ruleLines(r, { revert: false, emergency: true })),

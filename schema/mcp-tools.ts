@@ -28,7 +28,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
   tool(
     'fde_lessons_preview',
     'Foundational rules (free)',
-    'Return the foundational rules in full (rule, real incident with postmortem link, agent constraint). Free. Optional topic filter; format agents-md gives the standing instructions to keep in AGENTS.md.',
+    'Return the foundational rules in full (rule, real incident with postmortem link, agent constraint). Free. Optional topic filter; format agents-md gives the standing instructions to keep in AGENTS.md; technologies lists the traps on file for what you change, one line each.',
   ),
   tool(
     'fde_lessons_full',
@@ -43,7 +43,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
   tool(
     'fde_preship_checklist',
     `Pre-ship gates (${PRICE.display})`,
-    `Return the pre-ship gates to run before a change, each naming the failure it prevents, a concrete check and its machine-readable check_spec (inputs, pass_when, thresholds, fail-closed, exception approver); optionally only the gates for the change's action or actions (a string or a list, e.g. deploy or ["dependency-upgrade","schema-change"]: fde_catalogue lists them and the actions that fit common changes) with its facts as typed arguments, and/or one phase (slug such as verifying, or I to VI); include "rules" adds the rules that apply, in one answer. Costs ${PRICE.display} per call, settled in band.`,
+    `Return the pre-ship gates to run before a change, each naming the failure it prevents, a concrete check and its machine-readable check_spec (inputs, pass_when, thresholds, fail-closed, exception approver); optionally only the gates for the change's action or actions (a string or a list, e.g. deploy or ["dependency-upgrade","schema-change"]: fde_catalogue lists them and the actions that fit common changes) with its facts as typed arguments, and/or one phase (slug such as verifying, or I to VI); include "rules" adds the rules that apply, in one answer; technologies (e.g. ["postgresql@16","pgbouncer"]) adds their known traps, each with a read-only probe and the safe path. At most 7 items in full, most severe first; limit raises it. Costs ${PRICE.display} per call, settled in band.`,
   ),
   tool(
     'pricing_index',

@@ -3,7 +3,7 @@
  * tools' outputSchema are generated from these, and tests check real answers against them.
  */
 import * as z from 'zod'
-import { Correction, Inclusion } from './content.js'
+import { CheckInput, Claim, Correction, Id, Inclusion, ThresholdUse } from './content.js'
 import {
   Catalogue,
   CatalogueEntry,
@@ -22,7 +22,8 @@ import { PricingIndexDescriptor } from './pricing-index.js'
 import { OUTCOMES } from './routes.js'
 import { AppliesBecause, AppliesWhen } from './situation.js'
 import { Contributions } from './submission.js'
-import { Action } from './vocabulary.js'
+import { SEVERITIES } from './traps.js'
+import { Action, IsoDate } from './vocabulary.js'
 import { WorkedThreshold } from './worked-thresholds.js'
 
 const count = z.number().int().nonnegative()
@@ -44,6 +45,58 @@ const playbooks = z.array(PlaybookRef).optional()
 /** With a situation: each item's thresholds that are shares of an answered fact, worked out. */
 const worked_out = z.record(z.string(), z.array(WorkedThreshold)).optional()
 
+/** With `technologies`: the names as bound (canonical, sorted), which are covered, and plain notes. */
+const TechnologiesEcho = z.object({
+  asked: z.string(),
+  covered: z.array(z.string()),
+  not_covered: z.array(z.string()),
+  /** "no traps on file for X", one per name (or change) with none. */
+  notes: z.array(z.string()),
+})
+/**
+ * A trap as a situated answer carries it (schema/traps.ts holds the file's rules), with whose it is;
+ * its line in `ranked` names the actions and the name as asked that brought it.
+ */
+const SelectedTrap = z.object({
+  id: z.string(),
+  technology: z.string(),
+  actions: z.array(Action),
+  versions: z.string().optional(),
+  severity: z.enum(SEVERITIES),
+  trap: z.string(),
+  probe: z.string(),
+  stop_if: z.string(),
+  safe_path: z.string(),
+  source_url: z.string(),
+  quote: z.string(),
+  read_on: z.string(),
+})
+/** One line of a ranked answer (gateway/datasets/ranking.ts). */
+const RankedItem = z.object({
+  kind: z.enum(['trap', 'gate', 'rule']),
+  id: z.string(),
+  title: z.string(),
+  /** A trap's severity; a blocking gate ranks as irreversible, a deferring one as outage, a rule as degraded. */
+  level: z.enum(SEVERITIES),
+  actions: z.array(z.string()),
+  why: z.string(),
+})
+const RankedList = z.array(RankedItem)
+/** What a ranked (situated) answer adds: traps of the technologies named, the limit, the order, the rest. */
+const RANKED = {
+  technologies: TechnologiesEcho.optional(),
+  traps: z.array(SelectedTrap).optional(),
+  limit: z.int().optional(),
+  /** The items given in full, most severe first (on the free preview: the traps on file, one line each). */
+  ranked: RankedList.optional(),
+  /** Everything else that applies, one line each. */
+  also_consider: RankedList.optional(),
+  /** Unanswered facts whose answers would add items, and how many. */
+  questions: z.array(z.object({ fact: z.string(), question: z.string(), adds: z.int() })).optional(),
+  /** Items left out on the fast path or for not fitting the technologies named. */
+  left_out: z.array(z.string()).optional(),
+}
+
 export const RulesAnswer = z.object({
   topic,
   situation,
@@ -52,6 +105,7 @@ export const RulesAnswer = z.object({
   applies_because,
   playbooks,
   worked_out,
+  ...RANKED,
 })
 export const PlaybooksAnswer = z.object({ topic, count, playbooks: z.array(PublishedPlaybook) })
 export const ChecklistAnswer = z.object({
@@ -68,6 +122,7 @@ export const ChecklistAnswer = z.object({
   applies_because,
   playbooks,
   worked_out,
+  ...RANKED,
 })
 /** The whole index, or one category's rows and comparables when the call named one. */
 export const PricingAnswer = z.union([
@@ -91,6 +146,8 @@ export const StatsAnswer = z.object({
   totals: z.object({ requests: count, by_outcome: ByOutcome }),
   by_endpoint: z.record(z.string(), z.object({ requests: count, by_outcome: ByOutcome })),
   by_client_class: z.record(z.string(), count),
+  /** Technologies asked for (`technologies=`) with no trap on file, most asked first: what to add next. */
+  technologies_not_covered: z.record(z.string(), count),
   submissions: z.object({ accepted: count }),
   outcome_meanings: z.object(
     Object.fromEntries(OUTCOMES.map((o) => [o, z.string()])) as Record<
@@ -195,6 +252,18 @@ const SHARED: [z.ZodType, string][] = [
   [Freshness, 'Freshness'],
   [Correction, 'Correction'],
   [Contributions, 'Contributions'],
+  // The ranked answers' shapes, used by the rules, the checklist and the preview.
+  [RankedItem, 'RankedItem'],
+  [RankedList, 'RankedList'],
+  // Parts repeated inside the rule, gate and playbook shapes: each written once.
+  [Claim, 'Claim'],
+  [ThresholdUse, 'ThresholdUse'],
+  [CheckInput, 'CheckInput'],
+  [Id, 'Id'],
+  [IsoDate, 'IsoDate'],
+  [ByOutcome, 'ByOutcome'],
+  [SelectedTrap, 'Trap'],
+  [TechnologiesEcho, 'Technologies'],
 ]
 
 /**

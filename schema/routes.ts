@@ -4,6 +4,7 @@
  */
 
 import { FORMATS } from './markdown.js'
+import { TECHNOLOGIES_MAX } from './technologies.js'
 import { ACTIONS, INDEX_CATEGORIES } from './vocabulary.js'
 
 export type Access = 'free' | 'paid' | 'retired'
@@ -18,6 +19,8 @@ export interface QueryParam {
   allowed?: readonly string[]
   /** The parameter may name several values: repeated, or joined by commas (read as one list). */
   repeatable?: true
+  /** A whole number in this range (an integer in openapi.json and in the MCP tools' arguments). */
+  integer?: { minimum: number; maximum: number }
 }
 
 export interface Route {
@@ -38,6 +41,10 @@ export interface Route {
 }
 
 /** The price of every paid call, in the smallest unit of the currency (cents). */
+/** A situated answer's items in full by default, and the most a call may ask for (`limit`). */
+export const LIMIT_DEFAULT = 7
+export const LIMIT_MAX = 50
+
 const PRICE_CENTS = 50
 /** The price as challenges carry it (`amount`, `currency`) and as every text states it (`display`). */
 export const PRICE = {
@@ -77,6 +84,27 @@ const format: QueryParam = {
   allowed: FORMATS,
 }
 
+/**
+ * What the change touches (schema/technologies.ts): the answer adds the known traps of each, for the
+ * action(s) asked and the version given, and says plainly which names have none on file.
+ */
+const technologies: QueryParam = {
+  name: 'technologies',
+  description: `Technologies changed (ids or aliases from /v1/catalogue technologies), optional @version, at most ${TECHNOLOGIES_MAX}: adds their traps for the action(s); names with none on file are said so`,
+  example: 'postgresql@16,pgbouncer',
+  pattern: '^[A-Za-z0-9@._+, -]{1,400}$',
+  repeatable: true,
+}
+
+/** How many items a situated answer holds in full (most severe first); the rest are one-line also_consider. */
+const limit: QueryParam = {
+  name: 'limit',
+  description: `Items in full, most severe first (default ${LIMIT_DEFAULT}); the rest as one-line also_consider`,
+  example: '10',
+  pattern: '^[0-9]{1,3}$',
+  integer: { minimum: 1, maximum: LIMIT_MAX },
+}
+
 /** What the checklist's `include` may add to its answer: the rules of the same situation. */
 export const INCLUDES = ['rules'] as const
 
@@ -98,7 +126,7 @@ export const ROUTES: readonly Route[] = [
     access: 'free',
     summary:
       'The 2 foundational rules in full, free; as agents-md, the standing instructions to keep in AGENTS.md',
-    params: [topic('deploy'), format],
+    params: [topic('deploy'), format, technologies],
     mcpTool: 'fde_lessons_preview',
   },
   {
@@ -108,7 +136,7 @@ export const ROUTES: readonly Route[] = [
     access: 'paid',
     summary:
       'Every paid rule, or those matching a topic or applying to a situation (action and facts), each with its incident and constraint',
-    params: [topic('retry'), action('retry-loop'), format],
+    params: [topic('retry'), action('retry-loop'), format, technologies, limit],
     mcpTool: 'fde_lessons_full',
     situation: true,
   },
@@ -146,6 +174,8 @@ export const ROUTES: readonly Route[] = [
         allowed: INCLUDES,
       },
       format,
+      technologies,
+      limit,
     ],
     mcpTool: 'fde_preship_checklist',
     situation: true,

@@ -31,6 +31,9 @@ export interface RawContent {
   gates: RawFile[]
   pricingRows: RawFile[]
   corrections: RawFile | null
+  /** The trap layer, one file per technology (content/traps/); a content tree without it has none. */
+  traps: RawFile[]
+  harm: RawFile | null
 }
 
 export async function collect(root: string, issues: BuildIssue[]): Promise<RawContent> {
@@ -47,14 +50,22 @@ export async function collect(root: string, issues: BuildIssue[]): Promise<RawCo
     gates: await readFolder(root, 'gates', issues),
     pricingRows: await readFolder(root, 'pricing/rows', issues),
     corrections: await readOne(root, 'pricing/corrections.yaml', issues),
+    traps: await readFolder(root, 'traps', issues, { optional: true }),
+    harm: await readOne(root, 'harm.yaml', issues),
   }
 }
 
-async function readFolder(root: string, folder: string, issues: BuildIssue[]): Promise<RawFile[]> {
+async function readFolder(
+  root: string,
+  folder: string,
+  issues: BuildIssue[],
+  { optional = false } = {},
+): Promise<RawFile[]> {
   let names: string[]
   try {
     names = (await readdir(join(root, folder))).sort()
   } catch {
+    if (optional) return []
     issues.push({
       file: folder,
       field: '-',

@@ -94,6 +94,13 @@ export function compileDatasets(content: Content, asOf: string): BundleData {
       rules: rules.map((r) => entry(r, r.kind === 'foundational' ? 'free' : 'paid')),
       playbooks: playbooks.map((p) => entry(p, 'paid')),
       checklist: gates.map((g) => entry(g, 'paid')),
+      technologies: content.traps.map((t) => ({
+        id: t.technology,
+        name: t.name,
+        kind: t.kind,
+        aliases: [...new Set(t.aliases)].filter((a) => a !== t.technology).sort(),
+        traps: t.traps.length,
+      })),
     },
     preview: {
       rules: rules
@@ -113,5 +120,12 @@ export function compileDatasets(content: Content, asOf: string): BundleData {
       freshness: freshness(content.pricingRows, asOf),
     },
     changes: { corrections },
+    traps: {
+      technologies: content.traps.map((t) => ({
+        ...t,
+        aliases: [...new Set(t.aliases)].filter((a) => a !== t.technology).sort(),
+      })),
+    },
+    harm: content.harm,
   }
 }

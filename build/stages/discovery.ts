@@ -17,7 +17,15 @@ import { PAYMENT_TOKEN_HOW_TO } from '../../schema/payment-token.js'
 import { PAYMENT_WAYS, paymentWayLine } from '../../schema/payment-ways.js'
 import { RECEIPT_POLICY } from '../../schema/receipt-claims.js'
 import { RETRYABLE_POLICY } from '../../schema/retryable.js'
-import { PRICE, ROUTES, SERVICE_VERSION, WARN_FEED_RETIRED_ON } from '../../schema/routes.js'
+import {
+  LIMIT_DEFAULT,
+  LIMIT_MAX,
+  PRICE,
+  ROUTES,
+  SERVICE_VERSION,
+  WARN_FEED_RETIRED_ON,
+} from '../../schema/routes.js'
+import { TECHNOLOGIES_MAX } from '../../schema/technologies.js'
 import { VERSION_POLICY_TITLE, versionPolicyText } from '../../schema/version-policy.js'
 import { WALLET_PAYMENT_HOW_TO, walletRefundPolicy } from '../../schema/wallet-payment.js'
 import { PUBLISHER_META_KEY, paymentMeta, REGISTRY_API, registryName } from './registry.js'
@@ -177,6 +185,9 @@ export function legacyMcpCard(urls: ServiceUrls, resources: readonly ListedResou
 }
 
 /** How to ask for only what applies to the change at hand, and to get it as a file to commit. */
+/** The example llms.txt and the README give of asking with technologies (issue 43). */
+export const TECHNOLOGIES_EXAMPLE = 'technologies=postgresql@16,pgbouncer&action=dependency-upgrade'
+
 function situationLines(catalogue: Catalogue, urls: ServiceUrls): string[] {
   const link = (path: string, name: string, note: string) => `- [${name}](${urls.base_url}${path}): ${note}`
   const situation = 'action=deploy&emergency=false&targets=3&stateful=false&one_way_changes=false'
@@ -199,6 +210,14 @@ function situationLines(catalogue: Catalogue, urls: ServiceUrls): string[] {
       'A change that is several actions (a database engine upgrade)',
       'name every action, joined by commas or repeated (action=a&action=b); the answer is the union, each item naming the actions that brought it, and the order never changes what you pay for. Over MCP: "action":["dependency-upgrade","schema-change"]. The free /v1/catalogue lists common changes (engine upgrade, node-pool upgrade, flag flip, CDN rule, TTL cut, failover drill, deletion past retention, leaked credential, hotfix in an incident) with the actions and facts that fit each',
     ),
+    `Traps on file: ${catalogue.technologies.reduce((n, t) => n + t.traps, 0)} over ${catalogue.technologies.length} technologies (the free /v1/catalogue technologies lists each, with its aliases), counted apart from the rules, playbooks and gates.`,
+    link(
+      `/v1/fde-preship-checklist?${TECHNOLOGIES_EXAMPLE}`,
+      'Traps of the technologies you change',
+      `name what the change touches in technologies (ids or aliases from the free /v1/catalogue technologies, any case, each with an optional @version; commas or repeated, at most ${TECHNOLOGIES_MAX}): the answer adds each one's known traps for the action and version, each a one-line trap, a read-only probe to run first, the result that means stop, the safe path and a primary source with a verbatim quote; a name with none on file is said so ("no traps on file for X"), never an error. The payment binds the set of names, not their order or spelling. Over MCP: "technologies":["postgresql@16","pgbouncer"]. The free /v1/fde-lessons/preview?technologies=... lists which traps are on file, one line each`,
+    ),
+    `Short and ranked: a situated answer holds at most ${LIMIT_DEFAULT} items in full (traps, gates and rules together; what is known to apply first, then most severe: irreversible, outage, degraded, a blocking gate counted as irreversible), listed in order in ranked with one line each of why it is here; everything else that applies follows as one-line also_consider entries. limit=1..${LIMIT_MAX} raises it (limit=20); several actions bring each item once, naming the actions.`,
+    '',
     link(
       '/v1/fde-lessons/preview?format=agents-md',
       'Standing instructions for AGENTS.md (free)',

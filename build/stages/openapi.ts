@@ -130,17 +130,17 @@ function factParameters(facts: readonly Fact[]) {
   )
 }
 
+// `required` is left out: false is its default (openapi.json has a 64 KB cap).
 const queryParameter = (p: QueryParam) => ({
   name: p.name,
   in: 'query',
-  required: false,
   description: p.description,
   ...paramSchema(p),
   example: p.example,
 })
 
 /** Parameters several routes take with the same meaning: written once under components/parameters. */
-const SHARED_PARAMS = ['action', 'format']
+const SHARED_PARAMS = ['action', 'format', 'technologies', 'limit']
 
 function sharedParameters() {
   return Object.fromEntries(
@@ -154,6 +154,7 @@ function sharedParameters() {
 
 /** A parameter's schema: a repeatable one (action) is a list, sent repeated or joined by commas. */
 function paramSchema(p: QueryParam) {
+  if (p.integer) return { schema: { type: 'integer', ...p.integer } }
   const one = p.allowed
     ? { type: 'string', enum: [...p.allowed] }
     : { type: 'string', ...(p.pattern ? { pattern: p.pattern } : {}) }
@@ -182,14 +183,8 @@ function operation(route: Route, facts: readonly Fact[]) {
   if (route.access === 'retired') {
     op.deprecated = true
     op.description = `Withdrawn from sale on ${WARN_FEED_RETIRED_ON}. Answers 410 Gone, naming the free Apache-2.0 open register and its CSV address. Never issues a payment challenge.`
-    responses['410'] = {
-      ...problem('Gone: names the free register, its licence and CSV address; no payment challenge'),
-      headers: {
-        Deprecation: { $ref: '#/components/headers/Deprecation' },
-        Sunset: { $ref: '#/components/headers/Sunset' },
-        Link: { $ref: '#/components/headers/Link' },
-      },
-    }
+    // The same for every retired path: written once (openapi.json has a 64 KB cap).
+    responses['410'] = { $ref: '#/components/responses/Gone' }
   } else if (route.name === 'submit') {
     op.requestBody = {
       required: true,
@@ -208,9 +203,7 @@ function operation(route: Route, facts: readonly Fact[]) {
     // format=agents-md or skill (or Accept: text/markdown): the same answer as Markdown to save.
     if (route.params.some((p) => p.name === 'format')) {
       const ok = responses['200'] as { content: Record<string, unknown> }
-      ok.content['text/markdown'] = {
-        schema: { type: 'string', description: 'agents-md, or skill (a YAML header: name, description)' },
-      }
+      ok.content['text/markdown'] = { schema: { $ref: '#/components/schemas/Markdown' } }
     }
   } else if (route.path === '/llms.txt') {
     responses['200'] = {
@@ -218,7 +211,11 @@ function operation(route: Route, facts: readonly Fact[]) {
       content: { 'text/plain': { schema: { type: 'string' } } },
     }
   } else {
-    responses['200'] = json(route.access === 'paid' ? 'The payload, with a Payment-Receipt header' : 'OK')
+    // A free document with no schema of its own: one shared response (openapi.json has a 64 KB cap).
+    responses['200'] =
+      route.access === 'paid'
+        ? json('The payload, with a Payment-Receipt header')
+        : { $ref: '#/components/responses/Ok' }
   }
   if (route.access === 'paid') {
     op['x-payment-info'] = paymentInfo()
@@ -308,6 +305,15 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
     components: {
       responses: {
         ...paymentRefusals(),
+        Ok: json('OK'),
+        Gone: {
+          ...problem('Gone: names the free register, its licence and CSV address; no payment challenge'),
+          headers: {
+            Deprecation: { $ref: '#/components/headers/Deprecation' },
+            Sunset: { $ref: '#/components/headers/Sunset' },
+            Link: { $ref: '#/components/headers/Link' },
+          },
+        },
         BadFilter: problem('A malformed parameter; no charge'),
         NothingMatches: problem('The filter matches nothing; the body lists the valid values; no charge'),
         DataUnavailable: problem(
@@ -371,6 +377,11 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
       },
       schemas: {
         ...answers.schemas,
+        // The Markdown form of every rules answer: written once, referenced by each.
+        Markdown: {
+          type: 'string',
+          description: 'agents-md, or skill (a YAML header: name, description)',
+        },
         Problem: {
           type: 'object',
           description: 'RFC 9457 problem details',

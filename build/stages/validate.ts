@@ -22,8 +22,10 @@ import {
   Topics,
   type WithThresholds,
 } from '../../schema/content.js'
+import { type HarmFile, HarmFile as HarmFileSchema, harmBreaks } from '../../schema/harm.js'
 import { Scenario } from '../../schema/scenario.js'
 import { type Fact, Facts } from '../../schema/situation.js'
+import { type TrapFile, TrapFile as TrapFileSchema } from '../../schema/traps.js'
 import { EVIDENCE_LABELS, PHASES } from '../../schema/vocabulary.js'
 import { ACTIONS_FILE, actionListBreaks, specThresholdBreaks } from '../checks/check-specs.js'
 import { CHANGES_FILE, changeBreaks } from '../checks/common-changes.js'
@@ -33,6 +35,7 @@ import { inlineLimitBreaks } from '../checks/inline-numbers.js'
 import { revertSpecBreaks, revertTextBreaks } from '../checks/revert-speed.js'
 import { appliesWhenIssues, FACTS_FILE, factListBreaks, scenarioBreaks } from '../checks/situation-checks.js'
 import { checkDefinitions, checkUnused, renderThresholds } from '../checks/thresholds.js'
+import { trapFileBreaks } from '../checks/trap-files.js'
 import { includedUsageBreaks } from '../pricing/included-usage.js'
 import { modelPriceBreaks } from '../pricing/model-prices.js'
 import { basisBreaks } from '../pricing/price-basis.js'
@@ -62,6 +65,10 @@ export interface Content {
   gates: WithThresholds<Gate>[]
   pricingRows: PricingRow[]
   corrections: Correction[]
+  /** The trap layer, one entry per technology, sorted by id; counted apart from the inventory. */
+  traps: TrapFile[]
+  /** What each gate and rule guards against and whether it slows (content/harm.yaml). */
+  harm: HarmFile
 }
 
 /** How many items of each kind the inventory must hold (schema/CONTRACT.md §1.2); null skips a count. */
@@ -105,10 +112,32 @@ export function validate(
   const gates = parseEach(raw.gates, Gate, issues)
   const pricingRows = parseEach(raw.pricingRows, PricingRow, issues)
   const corrections = raw.corrections ? (parseOne(raw.corrections, Corrections, issues) ?? []) : []
+  const traps = parseEach(raw.traps, TrapFileSchema, issues)
+  const harm = (raw.harm ? parseOne(raw.harm, HarmFileSchema, issues) : null) ?? { gates: {}, rules: {} }
   // A file that cannot be read or does not match its schema is left out of what follows, and every
   // check across files would report it missing (a reference to it, the inventory count, a threshold
   // only it used): those follow-ons are not reported; the file's own problems are the root cause.
   const complete = issues.length === 0
+  if (complete)
+    for (const problem of [
+      ...harmBreaks(
+        harm.gates,
+        gates.map((g) => g.value.id),
+        'gate',
+      ),
+      ...harmBreaks(
+        harm.rules,
+        rules.map((r) => r.value.id),
+        'rule',
+      ),
+    ])
+      issues.push({ file: 'harm.yaml', field: '-', problem, allowed: 'one entry per gate and rule id' })
+  issues.push(
+    ...trapFileBreaks(
+      traps,
+      actions.map((a) => a.action),
+    ),
+  )
 
   for (const kind of [rules, playbooks, gates, pricingRows, scenarios]) {
     checkFileNames(kind, issues)
@@ -184,6 +213,8 @@ export function validate(
     ...rendered,
     pricingRows: pricingRows.map((r) => r.value),
     corrections,
+    traps: traps.map((t) => t.value).sort((a, b) => a.technology.localeCompare(b.technology)),
+    harm,
   }
 }
 

@@ -30,8 +30,20 @@ import { workedOut } from '../../schema/worked-thresholds.js'
 import { badRequest, notFound, type Problem } from '../http/problem.js'
 import { normaliseQuery } from '../payment/binding.js'
 import type { Filters, Prepared } from './query.js'
+import { LIMIT_MAX, rank } from './ranking.js'
+import {
+  extrasFilters,
+  type RankedAnswer,
+  rankedAnswer,
+  rankedFields,
+  readExtras,
+  technologiesProblem,
+} from './situated-answer.js'
+import { readAskedTechnologies, selectTraps } from './trap-selection.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
+/** Where the free preview's trap lines are sold in full. */
+const PAID_TRAPS_AT = 'GET /v1/fde-preship-checklist with technologies and action'
 /** A failed bundle read is retried by the next request; a client need not wait long. */
 export const DATA_RETRY_AFTER_S = 5
 
@@ -46,6 +58,8 @@ function situate<T extends { id: string }>(
   specOf: (item: T) => CheckSpec,
   entries: Filters,
   what: string,
+  /** Traps of a named technology may fill an answer no gate or rule applies to: no 404 then. */
+  allowEmpty = false,
 ):
   | {
       ok: true
@@ -74,7 +88,7 @@ function situate<T extends { id: string }>(
     return why !== undefined
   })
   const filters = normalisedSituation(situation, facts)
-  if (!kept.length)
+  if (!kept.length && !allowEmpty)
     return {
       ok: false,
       problem: notFound(
@@ -88,6 +102,20 @@ function situate<T extends { id: string }>(
       ),
     }
   return { ok: true, items: kept, because, situation, filters, named }
+}
+
+/**
+ * Named technologies let an answer with no gate or rule through for their traps; when none came
+ * either, nothing is sold: a 404 that says which names have no trap on file, before any challenge.
+ */
+function nothingApplies(what: string, situation: Filters, answer: RankedAnswer): Prepared {
+  return {
+    ok: false,
+    problem: notFound(
+      `no ${what} or trap applies to this situation (${normaliseQuery(situation)}); ${answer.echo?.notes.join('; ') ?? ''}; nothing was charged`,
+      { parameter: 'technologies', situation, notes: answer.echo?.notes ?? [] },
+    ),
+  }
 }
 
 /** The index's freshness narrowed to one category's rows: its due rows and their count. */
@@ -204,28 +232,74 @@ export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: n
   // The free foundational rules; as Markdown, the standing instructions an agent keeps (AGENTS.md).
   preview: inFormat(
     'preview',
-    (format, _answer, origin, data) => standingMarkdown(format, data, origin),
-    (data, f) => byTopic('rules', data.preview.rules, f.topic, 'foundational rule'),
+    (format, answer, origin, data) =>
+      standingMarkdown(format, data, origin, answer as Parameters<typeof standingMarkdown>[3]),
+    (data, f) => {
+      const rules = byTopic('rules', data.preview.rules, f.topic, 'foundational rule')
+      if (!rules.ok || f.technologies === undefined) return rules
+      const read = readAskedTechnologies(f.technologies, data.traps)
+      if ('parameter' in read) return { ok: false, problem: technologiesProblem(read.detail) }
+      // Free: which traps are on file for the names, one line each; the probe, stop condition, safe
+      // path and source are in the paid situated answers.
+      const selection = selectTraps(data.traps, read.resolved, read.normalised, [])
+      return {
+        ok: true,
+        filters: { ...rules.filters, technologies: read.normalised },
+        uncovered: selection.uncovered,
+        payload: () => ({
+          ...(rules.payload() as object),
+          technologies: selection.echo,
+          ranked: rank({ traps: selection.traps, gates: [], rules: [], because: {} }, LIMIT_MAX).ranked.map(
+            (t) => ({ ...t, why: `${t.why}; probe, stop_if, safe_path and source: ${PAID_TRAPS_AT}` }),
+          ),
+        }),
+      }
+    },
   ),
   lessons: inFormat('lessons', rulesMarkdown, (data, f) => {
-    const { topic, ...rest } = f
+    const { topic, technologies, limit, ...rest } = f
+    const extras = readExtras(data, technologies, limit)
+    if ('problem' in extras) return { ok: false, problem: extras.problem }
+    const ranking = extras.technologies !== undefined || extras.limitGiven
     // Without a situation: the paid rules (the foundational ones are free at /v1/fde-lessons/preview).
-    if (!Object.keys(rest).length) return byTopic('rules', data.lessons.rules, topic, 'paid rule')
+    if (!Object.keys(rest).length && !ranking) return byTopic('rules', data.lessons.rules, topic, 'paid rule')
     const byTag = byTopic('rules', wholeRuleSet(data), topic, 'rule')
     if (!byTag.ok) return byTag
     const tagged = (byTag.payload() as { rules: PublishedRule[] }).rules
-    const situated = situate(data, tagged, (r) => r.constraint.check_spec, rest, 'rule')
+    const situated = situate(
+      data,
+      tagged,
+      (r) => r.constraint.check_spec,
+      rest,
+      'rule',
+      extras.technologies !== undefined,
+    )
     if (!situated.ok) return situated
+    const answer = rankedAnswer(
+      data,
+      extras,
+      situationActions(situated.situation),
+      situated.situation.facts,
+      {
+        gates: [],
+        rules: situated.items,
+        because: situated.because,
+      },
+    )
+    if (!answer.ranked.length) return nothingApplies('rule', situated.filters, answer)
     return {
       ok: true,
-      filters: { ...byTag.filters, ...situated.filters },
+      filters: { ...byTag.filters, ...situated.filters, ...extrasFilters(extras) },
+      uncovered: answer.uncovered,
       payload: () => ({
         ...byTag.filters,
         situation: situated.filters,
-        count: situated.items.length,
-        rules: situated.items,
-        applies_because: situated.because,
-        ...fitting(data, situated.situation, situated.items),
+        count: answer.rules.length,
+        rules: answer.rules,
+        applies_because: answer.because,
+        ...rankedFields(answer, extras.limit),
+        // Only a situation named (action or facts) has playbooks that fit it and values to work out.
+        ...(situated.named ? fitting(data, situated.situation, answer.rules) : {}),
       }),
     }
   }),
@@ -233,7 +307,9 @@ export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: n
     byTopic('playbooks', data.playbooks.playbooks, f.topic, 'playbook'),
   ),
   checklist: inFormat('checklist', checklistMarkdown, (data, f) => {
-    const { phase: phaseFilter, include, ...rest } = f
+    const { phase: phaseFilter, include, technologies, limit, ...rest } = f
+    const extras = readExtras(data, technologies, limit)
+    if ('problem' in extras) return { ok: false, problem: extras.problem }
     const phase = phaseFilter === undefined ? undefined : findPhase(phaseFilter)
     if (phaseFilter !== undefined && !phase)
       return {
@@ -259,28 +335,63 @@ export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: n
           allowed: [...new Set(all.map((g) => g.phase_slug))],
         }),
       }
-    const situated = situate(data, inPhase, (g) => g.check_spec, rest, 'gate')
+    const situated = situate(
+      data,
+      inPhase,
+      (g) => g.check_spec,
+      rest,
+      'gate',
+      extras.technologies !== undefined,
+    )
     if (!situated.ok) return situated
-    const gates = situated.items
     // include=rules: the rules of the same situation in the same answer, for the same one payment.
     const rules = withRules ? situatedRules(data, situated.situation, situated.named) : undefined
     const because = { ...situated.because, ...(rules?.because ?? {}) }
+    const base = {
+      ...(phase ? { phase: phase.slug } : {}),
+      ...(withRules ? { include: withRules } : {}),
+      ...situated.filters,
+    }
+    // Unsituated (no action, facts, technologies or limit): the whole list, as it has always been.
+    if (!situated.named && extras.technologies === undefined && !extras.limitGiven) {
+      const gates = situated.items
+      return {
+        ok: true,
+        filters: base,
+        payload: () => ({
+          ...(phase ? { phase: phase.name } : {}),
+          count: gates.length,
+          checklist: gates,
+          ...(rules ? { rules_count: rules.items.length, rules: rules.items } : {}),
+        }),
+      }
+    }
+    const answer = rankedAnswer(
+      data,
+      extras,
+      situationActions(situated.situation),
+      situated.situation.facts,
+      {
+        gates: situated.items,
+        rules: rules?.items ?? [],
+        because,
+      },
+    )
+    if (!answer.ranked.length) return nothingApplies('gate', situated.filters, answer)
     return {
       ok: true,
-      filters: {
-        ...(phase ? { phase: phase.slug } : {}),
-        ...(withRules ? { include: withRules } : {}),
-        ...situated.filters,
-      },
+      filters: { ...base, ...extrasFilters(extras) },
+      uncovered: answer.uncovered,
       payload: () => ({
         ...(phase ? { phase: phase.name } : {}),
         ...(situated.filters.action ? { action: situated.filters.action } : {}),
         ...(situated.named ? { situation: situated.filters } : {}),
-        count: gates.length,
-        checklist: gates,
-        ...(rules ? { rules_count: rules.items.length, rules: rules.items } : {}),
-        ...(situated.named ? { applies_because: because } : {}),
-        ...(situated.named ? fitting(data, situated.situation, [...gates, ...(rules?.items ?? [])]) : {}),
+        count: answer.gates.length,
+        checklist: answer.gates,
+        ...(rules ? { rules_count: answer.rules.length, rules: answer.rules } : {}),
+        ...(situated.named ? { applies_because: answer.because } : {}),
+        ...rankedFields(answer, extras.limit),
+        ...(situated.named ? fitting(data, situated.situation, [...answer.gates, ...answer.rules]) : {}),
       }),
     }
   }),

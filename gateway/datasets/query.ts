@@ -17,6 +17,8 @@ export type Prepared =
       payload: () => unknown
       /** Present when the call asked for Markdown (`format`): the same answer, rendered. */
       markdown?: () => string
+      /** Technologies asked that no trap covers, for the usage counters (gateway/stats.ts). */
+      uncovered?: string[]
     }
   | { ok: false; problem: Problem }
 

@@ -1,6 +1,7 @@
 /**
  * MCP arguments are held to the types tools/list declares: a fact declared `integer` takes 12,
- * never "12"; a filter declared `string` takes text; `action` takes one action or a list of them.
+ * never "12" (so does `limit`); a filter declared `string` takes text; `action` and `technologies`
+ * take one string or a list of them.
  * A client that sends another type learns which argument and what type, before any challenge.
  */
 import type { McpTool } from '../../schema/mcp-tools.js'
@@ -11,7 +12,7 @@ type Declared = 'string' | 'boolean' | 'integer' | 'string or array of strings'
 /** The JSON type tools/list declares for an argument; undefined for a name the tool does not take. */
 function declared(tool: McpTool, facts: readonly Fact[], name: string): Declared | undefined {
   const param = tool.route.params.find((p) => p.name === name)
-  if (param) return param.repeatable ? 'string or array of strings' : 'string'
+  if (param) return param.integer ? 'integer' : param.repeatable ? 'string or array of strings' : 'string'
   if (!tool.route.situation) return undefined
   const fact = facts.find((f) => f.fact === name)
   if (!fact) return undefined

@@ -120,7 +120,7 @@ function createServer(env: Env, ctx: ExecutionContext, request: Request, seen: C
       }
     }
     if (tool.route.access === 'free') {
-      countHit(ctx, env, request, endpoint, 'free')
+      countHit(ctx, env, request, endpoint, 'free', prepared.uncovered)
       const payload = prepared.payload() as Record<string, unknown>
       return { content: [{ type: 'text', text: JSON.stringify(payload) }], structuredContent: payload }
     }
@@ -152,7 +152,7 @@ function createServer(env: Env, ctx: ExecutionContext, request: Request, seen: C
         })
       throw error
     }
-    countHit(ctx, env, request, endpoint, result.outcome)
+    countHit(ctx, env, request, endpoint, result.outcome, prepared.uncovered)
     return result.result
   })
   return server

@@ -44,12 +44,14 @@ export async function listedTools(assets: AssetReader, facts: readonly Fact[]) {
       properties: {
         ...Object.fromEntries(
           tool.route.params.map((p) => {
-            const one = {
-              type: 'string',
-              ...(p.pattern && !p.allowed ? { pattern: p.pattern } : {}),
-              ...(p.allowed ? { enum: [...p.allowed] } : {}),
-            }
-            // A repeatable filter (action) takes one value or a list of them.
+            const one = p.integer
+              ? { type: 'integer', ...p.integer }
+              : {
+                  type: 'string',
+                  ...(p.pattern && !p.allowed ? { pattern: p.pattern } : {}),
+                  ...(p.allowed ? { enum: [...p.allowed] } : {}),
+                }
+            // A repeatable filter (action, technologies) takes one value or a list of them.
             const schema = p.repeatable ? { anyOf: [one, { type: 'array', items: one, minItems: 1 }] } : one
             return [p.name, { ...schema, description: p.description, examples: [p.example] }]
           }),

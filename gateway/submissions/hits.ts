@@ -27,9 +27,22 @@ export const HitBatch = z.strictObject({
     )
     .min(1)
     .max(MAX_HITS_PER_BATCH),
+  /** Technologies asked for that no trap covers, with how often (gateway/hit-batch.ts). */
+  uncovered: z
+    .array(
+      z.strictObject({
+        name: z.string().regex(/^[a-z0-9][a-z0-9._+-]{0,39}$/),
+        n: z.int().min(1).max(1_000_000),
+      }),
+    )
+    .max(MAX_HITS_PER_BATCH)
+    .optional(),
 })
 
-const MAX_BATCH_BYTES = 128 * MAX_HITS_PER_BATCH
+const MAX_BATCH_BYTES = 2 * 128 * MAX_HITS_PER_BATCH
+
+export const COUNT_UNCOVERED_SQL = `INSERT INTO uncovered_technologies (name, n, first_on) VALUES (?1, ?2, ?3)
+  ON CONFLICT (name) DO UPDATE SET n = n + excluded.n`
 
 export const COUNT_HITS_SQL = `INSERT INTO hits (endpoint, outcome, client, n, first_on) VALUES (?1, ?2, ?3, ?4, ?5)
   ON CONFLICT (endpoint, outcome, client) DO UPDATE SET n = n + excluded.n`
@@ -51,6 +64,10 @@ export async function recordHits(request: Request, env: Env): Promise<Response> 
   }
   const on = today()
   const upsert = env.DB.prepare(COUNT_HITS_SQL)
-  await env.DB.batch(batch.data.hits.map((h) => upsert.bind(h.endpoint, h.outcome, h.client, h.n, on)))
+  const named = env.DB.prepare(COUNT_UNCOVERED_SQL)
+  await env.DB.batch([
+    ...batch.data.hits.map((h) => upsert.bind(h.endpoint, h.outcome, h.client, h.n, on)),
+    ...(batch.data.uncovered ?? []).map((u) => named.bind(u.name, u.n, on)),
+  ])
   return new Response(null, { status: 204 })
 }

@@ -11,17 +11,23 @@ import type { Env } from './env.js'
 export const STATS_NOTE =
   'Directional traffic and paywall counters: eventually consistent (each gateway isolate sends its hits in one batch every few seconds, so they show within a minute; a batch that is lost, or an isolate evicted before it sends, loses at most the last few seconds of hits of that isolate, and nothing is retried), with a client class self-reported through the User-Agent. Not an accounting record: the payment processor is the ledger for revenue.'
 
+/** How many uncovered technology names the stats list (the most asked). */
+export const UNCOVERED_LISTED = 100
+
 type ByOutcome = Record<(typeof OUTCOMES)[number], number>
 
 const zeroOutcomes = (): ByOutcome => Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as ByOutcome
 
 export async function stats(request: Request, env: Env): Promise<Response> {
-  const [byEndpoint, byClient, since] = await env.DB.batch([
+  const [byEndpoint, byClient, since, uncovered] = await env.DB.batch([
     env.DB.prepare(
       'SELECT endpoint, outcome, SUM(n) AS n FROM hits GROUP BY endpoint, outcome ORDER BY endpoint',
     ),
     env.DB.prepare('SELECT client, SUM(n) AS n FROM hits GROUP BY client ORDER BY n DESC, client'),
     env.DB.prepare('SELECT MIN(first_on) AS since FROM hits'),
+    env.DB.prepare(
+      `SELECT name, n FROM uncovered_technologies ORDER BY n DESC, name LIMIT ${UNCOVERED_LISTED}`,
+    ),
   ])
   const totals = { requests: 0, by_outcome: zeroOutcomes() }
   const by_endpoint: Record<string, { requests: number; by_outcome: ByOutcome }> = {}
@@ -46,6 +52,10 @@ export async function stats(request: Request, env: Env): Promise<Response> {
     totals,
     by_endpoint,
     by_client_class: by_client,
+    // What agents asked for that the trap layer lacks, most asked first: the editors' next additions.
+    technologies_not_covered: Object.fromEntries(
+      ((uncovered?.results ?? []) as { name: string; n: number }[]).map((r) => [r.name, r.n]),
+    ),
     submissions: { accepted: await countSubmissions(env.DB) },
     outcome_meanings: {
       free: 'answered without payment',

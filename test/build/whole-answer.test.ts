@@ -23,6 +23,7 @@ const data = compileDatasets(content, todayUtc())
 interface Answer {
   checklist?: PublishedGate[]
   rules?: PublishedRule[]
+  also_consider?: { kind: string; id: string }[]
   applies_because?: Record<string, AppliesBecause>
   playbooks?: { id: string }[]
   worked_out?: Record<string, WorkedThreshold[]>
@@ -41,6 +42,15 @@ const ROUTINE = {
   stateful: 'false',
   one_way_changes: 'false',
 }
+/**
+ * Every item of a kind the answer holds: in full, or as a one-line "also consider" entry below the
+ * limit (issue 43: a situated answer holds at most 7 items in full; nothing that applies is dropped).
+ */
+const everyId = (a: Answer, kind: 'gate' | 'rule') => [
+  ...((kind === 'gate' ? a.checklist : a.rules) ?? []).map((i) => i.id),
+  ...(a.also_consider ?? []).filter((l) => l.kind === kind).map((l) => l.id),
+]
+
 const foundational = content.rules.filter((r) => r.kind === 'foundational').map((r) => r.id)
 
 describe('the whole answer for the change at hand', () => {
@@ -97,8 +107,9 @@ describe('the whole answer for the change at hand', () => {
     const rulesOnly = answer('lessons', ROUTINE)
     expect(both.filters.include).toBe('rules')
     expect(gatesOnly.filters.include).toBeUndefined()
-    expect(both.payload.checklist?.map((g) => g.id)).toEqual(gatesOnly.payload.checklist?.map((g) => g.id))
-    expect(both.payload.rules?.map((r) => r.id)).toEqual(rulesOnly.payload.rules?.map((r) => r.id))
+    // Gates and rules share one limit: each is in full or among the "also consider" lines.
+    expect(new Set(everyId(both.payload, 'gate'))).toEqual(new Set(everyId(gatesOnly.payload, 'gate')))
+    expect(new Set(everyId(both.payload, 'rule'))).toEqual(new Set(everyId(rulesOnly.payload, 'rule')))
     for (const item of [...(both.payload.checklist ?? []), ...(both.payload.rules ?? [])])
       expect(both.payload.applies_because?.[item.id], item.id).toBeDefined()
     const md = PREPARE.checklist?.(data, { ...ROUTINE, include: 'rules', format: 'agents-md' }, Date.now())
@@ -146,10 +157,12 @@ describe('the whole answer for the change at hand', () => {
       action: 'schema-change,dependency-upgrade',
       stateful: 'true',
     }).payload
-    const one = (action: string) =>
-      answer('checklist', { action, stateful: 'true' }).payload.checklist?.map((g) => g.id) ?? []
+    const one = (action: string) => everyId(answer('checklist', { action, stateful: 'true' }).payload, 'gate')
     const expected = new Set([...one('dependency-upgrade'), ...one('schema-change')])
-    expect(new Set(union.checklist?.map((g) => g.id))).toEqual(expected)
+    // In full or as an "also consider" line: each gate once, however many actions brought it.
+    const held = everyId(union, 'gate')
+    expect(new Set(held)).toEqual(expected)
+    expect(held.length).toBe(expected.size)
     for (const g of union.checklist ?? []) {
       const why = union.applies_because?.[g.id]
       expect(why?.actions?.length, g.id).toBeGreaterThan(0)

@@ -15,6 +15,7 @@ import type {
 } from '../../schema/datasets.js'
 import { ROUTES } from '../../schema/routes.js'
 import { SEALED_ASSET_DIR } from '../../schema/sealing.js'
+import type { TrapsBundle } from '../../schema/traps.js'
 import { base } from '../support/service.js'
 
 const manifest = JSON.parse(await readFile('dist/private/manifest.json', 'utf8')) as BundleManifest
@@ -27,6 +28,10 @@ const canaries = [
   ...(await bundle<PlaybooksBundle>('playbooks')).playbooks.map((p) => p.steps[0]?.done_when as string),
   ...(await bundle<ChecklistBundle>('checklist')).checklist.map((g) => g.check),
   JSON.stringify((await bundle<PricingBundle>('pricing')).comparables),
+  // A trap's probe and safe path are sold; its one-line trap is free on the preview.
+  ...(await bundle<TrapsBundle>('traps')).technologies.flatMap((t) =>
+    t.traps.flatMap((trap) => [trap.probe, trap.safe_path]),
+  ),
 ].map((text) => JSON.stringify(text).slice(1, 41)) // the first 40 characters as they appear in JSON
 
 const privateFiles = (await readdir('dist/private')).filter((f) => f.endsWith('.json'))
@@ -119,6 +124,18 @@ describe('no paid byte without a settled payment', () => {
     expect(canaries.length).toBeGreaterThan(50)
     const paid = await readFile(`dist/${manifest.bundles.lessons.file}`, 'utf8')
     expect(paid.includes(canaries[0] as string)).toBe(true)
+  })
+
+  it('behavior: the free preview asked with every covered technology names their traps but leaks no probe or safe path', async () => {
+    const traps = await bundle<TrapsBundle>('traps')
+    const names = traps.technologies.map((t) => t.technology).join(',')
+    for (const format of ['json', 'agents-md', 'skill']) {
+      const r = await fetch(`${base()}/v1/fde-lessons/preview?technologies=${names}&format=${format}`)
+      const text = await r.text()
+      expect(r.status, format).toBe(200)
+      assertNoLeak(`preview?technologies (${format})`, r.status, text)
+      expect(text, format).toContain(traps.technologies[0]?.traps[0]?.id as string)
+    }
   })
 
   it(`behavior: ${targets.length} paths × ${METHODS.length} methods leak nothing and never 5xx`, async () => {

@@ -117,14 +117,22 @@ describe('arguments that fail validation', () => {
       const unknown = await client.callTool({ name: tool.name, arguments: { colour: 'blue' } })
       expectArgumentError(unknown, 'colour', await takes(tool))
       for (const param of params) {
-        const wrongType = await client.callTool({ name: tool.name, arguments: { [param.name]: 7 } })
-        expectArgumentError(wrongType, param.name, ['string'])
-        // Longer than any filter's pattern allows.
+        // An integer argument (limit) refuses text; every other filter refuses a number.
+        const wrongType = await client.callTool({
+          name: tool.name,
+          arguments: { [param.name]: param.integer ? '7' : 7 },
+        })
+        expectArgumentError(wrongType, param.name, [param.integer ? 'an integer' : 'string'])
+        // Longer than any filter's pattern allows (an integer: beyond its maximum).
         const malformed = await client.callTool({
           name: tool.name,
-          arguments: { [param.name]: 'x'.repeat(81) },
+          arguments: { [param.name]: param.integer ? param.integer.maximum + 1 : 'x'.repeat(81) },
         })
-        expectArgumentError(malformed, param.name, param.allowed ?? [param.pattern ?? ''])
+        expectArgumentError(
+          malformed,
+          param.name,
+          param.integer ? [`${param.integer.maximum}`] : (param.allowed ?? [param.pattern ?? '']),
+        )
       }
       expect((await processorLedger()).calls).toBe(before.calls)
     })

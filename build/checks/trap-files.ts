@@ -1,0 +1,80 @@
+/**
+ * The rules that span trap files (content/traps/): each file named by its technology, trap ids that
+ * start with it and are unique across the layer, names (ids and aliases) that name one technology
+ * only, actions from actions.yaml, and version ranges the answer can read.
+ */
+import type { TrapFile } from '../../schema/traps.js'
+import { parseRange } from '../../schema/version-range.js'
+import type { BuildIssue } from '../stages/issues.js'
+
+export const TRAPS_FOLDER = 'traps'
+
+export function trapFileBreaks(
+  files: readonly { file: string; value: TrapFile }[],
+  actions: readonly string[],
+): BuildIssue[] {
+  const issues: BuildIssue[] = []
+  const trapIds = new Map<string, string>()
+  const names = new Map<string, string>()
+  for (const { file, value } of files) {
+    const expected = `${TRAPS_FOLDER}/${value.technology}.yaml`
+    if (file !== expected)
+      issues.push({
+        file,
+        field: 'technology',
+        problem: `technology "${value.technology}" differs from the file name`,
+        allowed: expected,
+      })
+    for (const [i, name] of [value.technology, ...value.aliases].entries()) {
+      const first = names.get(name)
+      // A name the file repeats (an alias equal to its own id) is harmless: the compiled list drops it.
+      if (first === file) continue
+      if (first)
+        issues.push({
+          file,
+          field: i === 0 ? 'technology' : `aliases.${i - 1}`,
+          problem: `"${name}" already names the technology of ${first}`,
+          allowed: 'a name no other technology (id or alias) uses',
+        })
+      else names.set(name, file)
+    }
+    value.traps.forEach((trap, i) => {
+      if (!trap.id.startsWith(`${value.technology}-`))
+        issues.push({
+          file,
+          field: `traps.${i}.id`,
+          problem: `"${trap.id}" does not start with the technology`,
+          allowed: `${value.technology}-<what the trap is>`,
+        })
+      const first = trapIds.get(trap.id)
+      if (first)
+        issues.push({
+          file,
+          field: `traps.${i}.id`,
+          problem: `"${trap.id}" is also a trap of ${first}`,
+          allowed: 'an id unique across content/traps/',
+        })
+      else trapIds.set(trap.id, file)
+      trap.actions.forEach((action, j) => {
+        if (!actions.includes(action))
+          issues.push({
+            file,
+            field: `traps.${i}.actions.${j}`,
+            problem: `"${action}" is not in actions.yaml`,
+            allowed: actions.join(', '),
+          })
+      })
+      if (trap.versions !== undefined) {
+        const range = parseRange(trap.versions)
+        if ('problem' in range)
+          issues.push({
+            file,
+            field: `traps.${i}.versions`,
+            problem: range.problem,
+            allowed: 'bounds such as "< 17", ">= 2.4, < 3", "9.x", alternatives joined by ||',
+          })
+      }
+    })
+  }
+  return issues
+}

@@ -1,0 +1,109 @@
+/**
+ * An answer never slows a fast path and never asks for what cannot exist (#43 item 1). Applied to a
+ * situated answer's items before they are ranked:
+ * - outside production (`production=false`, a CI or build change included): only items that guard
+ *   irreversible harm and never stage, wait or ask for approval;
+ * - in an emergency (`emergency=true`): nothing that stages, waits or asks for approval, unless
+ *   the item has an emergency path of its own (`in_an_emergency`, which never waits);
+ * - an item that an unanswered fact keeps only as if its answer were yes (`kubernetes`,
+ *   `per_user_cache`: the item needs the yes) comes only when it guards irreversible harm; the
+ *   others become questions: answering them would bring those items. Unanswered, every other fact
+ *   is taken as the routine production change every item is written for (`production` yes,
+ *   `emergency` and `partly_rolled_out` no): the fast path needs its answer said;
+ * - an item whose inputs exist only for other kinds of technology than every named one (all on
+ *   file) never comes.
+ * What each item guards against, whether it slows and what it fits come from content/harm.yaml.
+ */
+import type { PublishedGate, PublishedRule } from '../../schema/datasets.js'
+import type { HarmBundle, HarmEntry } from '../../schema/harm.js'
+import type { AppliesBecause } from '../../schema/situation.js'
+import type { ResolvedTechnology } from '../../schema/technologies.js'
+import type { SelectedTrap } from './trap-selection.js'
+
+/** A question whose answer would add items the answer left out, and how many. */
+export interface OpenQuestion {
+  fact: string
+  question: string
+  adds: number
+}
+
+export interface Harmless {
+  gates: PublishedGate[]
+  rules: PublishedRule[]
+  traps: SelectedTrap[]
+  questions: OpenQuestion[]
+  /** One line per item left out for not fitting the named technologies or the fast path. */
+  left_out: string[]
+}
+
+/** The fast path this situation is on, if any. */
+export function fastPath(facts: Record<string, unknown>): 'outside-production' | 'emergency' | undefined {
+  if (facts.production === false) return 'outside-production'
+  if (facts.emergency === true) return 'emergency'
+  return undefined
+}
+
+/** Facts whose yes is the routine case itself: unanswered, never a question. */
+const TAKEN_AS_ROUTINE = new Set(['production'])
+
+export function doNoHarm(
+  harm: HarmBundle,
+  facts: Record<string, unknown>,
+  technologies: readonly ResolvedTechnology[] | undefined,
+  kindOf: (id: string) => string | undefined,
+  items: {
+    gates: readonly PublishedGate[]
+    rules: readonly PublishedRule[]
+    traps: readonly SelectedTrap[]
+    because: Record<string, AppliesBecause>
+  },
+): Harmless {
+  const path = fastPath(facts)
+  const left_out: string[] = []
+  const open = new Map<string, OpenQuestion>()
+  // Named technologies, all on file: their kinds. Any name not on file keeps every item (unknown).
+  const named = technologies?.length && technologies.every((t) => t.id) ? technologies : undefined
+  const kinds = new Set(named?.map((t) => kindOf(t.id as string)))
+
+  const keep = (
+    id: string,
+    entry: HarmEntry | undefined,
+    why: AppliesBecause | undefined,
+    hasEmergencyPath: boolean,
+  ) => {
+    const e = entry ?? { harm: 'outage' as const, slows: false }
+    if (e.fits && named && !e.fits.some((k) => kinds.has(k))) {
+      left_out.push(`${id}: its inputs do not exist for ${named.map((t) => t.name).join(', ')}`)
+      return false
+    }
+    if (path === 'outside-production' && (e.harm !== 'irreversible' || e.slows)) {
+      left_out.push(`${id}: outside production only what guards against harm that cannot be undone comes`)
+      return false
+    }
+    if (path === 'emergency' && e.slows && !hasEmergencyPath) {
+      left_out.push(`${id}: it stages, waits or asks for approval, and an emergency does not wait`)
+      return false
+    }
+    const unanswered = (why?.unanswered ?? []).filter(
+      (u) => u.drops_if === false && !TAKEN_AS_ROUTINE.has(u.fact),
+    )
+    if (unanswered.length && e.harm !== 'irreversible') {
+      for (const u of unanswered) {
+        const q = open.get(u.fact) ?? { fact: u.fact, question: u.question, adds: 0 }
+        q.adds++
+        open.set(u.fact, q)
+      }
+      return false
+    }
+    return true
+  }
+  const gates = items.gates.filter((g) =>
+    keep(g.id, harm.gates[g.id], items.because[g.id], g.in_an_emergency !== undefined),
+  )
+  const rules = items.rules.filter((r) =>
+    keep(r.id, harm.rules[r.id], items.because[r.id], r.in_an_emergency !== undefined),
+  )
+  // A trap of a named technology is its own evidence; outside production only the irreversible ones.
+  const traps = items.traps.filter((t) => path !== 'outside-production' || t.severity === 'irreversible')
+  return { gates, rules, traps, questions: [...open.values()], left_out }
+}

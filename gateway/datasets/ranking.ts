@@ -1,0 +1,174 @@
+/**
+ * Short and ranked: a situated answer holds at most `limit` items (traps, gates and rules together),
+ * most severe first, each with one line saying why it is here; the rest follow as one-line "also
+ * consider" entries, so nothing that applies is lost, only moved down.
+ *
+ * Order: first what is known to apply (every condition answered) before what an unanswered fact
+ * only keeps open, since a question the agent can answer is no reason to crowd out a known harm;
+ * within each, most severe first: a trap's own severity (irreversible > outage > degraded), a gate's
+ * or a rule's the harm it guards against (content/harm.yaml). At the
+ * same level a trap (the named technology's own mechanism) comes before a gate before a rule, then
+ * the content order.
+ */
+import type { PublishedGate, PublishedRule } from '../../schema/datasets.js'
+import type { HarmBundle, HarmEntry } from '../../schema/harm.js'
+import { LIMIT_DEFAULT, LIMIT_MAX } from '../../schema/routes.js'
+import type { AppliesBecause } from '../../schema/situation.js'
+import { SEVERITIES, type Severity } from '../../schema/traps.js'
+import type { SelectedTrap } from './trap-selection.js'
+
+export { LIMIT_DEFAULT, LIMIT_MAX }
+
+export type RankedKind = 'trap' | 'gate' | 'rule'
+
+/** One line of a ranked answer: what the item is, how severe, which actions brought it, and why. */
+export interface RankedItem {
+  kind: RankedKind
+  id: string
+  title: string
+  level: Severity
+  actions: string[]
+  why: string
+}
+
+const KIND_ORDER: Record<RankedKind, number> = { trap: 0, gate: 1, rule: 2 }
+const levelOrder = (s: Severity) => SEVERITIES.indexOf(s)
+/** One line without its closing full stop, so a sentence can follow it. */
+const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim().replace(/\.+$/, '')
+
+/** Reads `limit`: absent is the default; anything but a whole number from 1 to LIMIT_MAX is refused. */
+export function readLimit(raw: string | undefined): { limit: number; given: boolean } | { detail: string } {
+  if (raw === undefined) return { limit: LIMIT_DEFAULT, given: false }
+  const text = raw.trim()
+  const n = /^\d{1,3}$/.test(text) ? Number(text) : Number.NaN
+  if (!Number.isInteger(n) || n < 1 || n > LIMIT_MAX)
+    return {
+      detail: `limit must be a whole number from 1 to ${LIMIT_MAX} (default ${LIMIT_DEFAULT}); got "${raw}"`,
+    }
+  return { limit: n, given: n !== LIMIT_DEFAULT }
+}
+
+function becauseText(why: AppliesBecause | undefined): { actions: string[]; text: string; held: boolean } {
+  if (!why) return { actions: [], text: 'applies to every change of its kind', held: true }
+  const actions = why.actions ?? (why.action ? [why.action] : [])
+  const matched = Object.entries(why.matched).map(([k, v]) => `${k}=${v}`)
+  const open = why.unanswered?.map((u) => u.fact) ?? []
+  const text = [
+    actions.length ? `for ${actions.join(' + ')}` : 'for any action',
+    matched.length ? `as ${matched.join(', ')}` : '',
+    open.length ? `kept until you answer ${open.join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join(', ')
+  return { actions, text, held: open.length === 0 }
+}
+
+interface Candidate extends RankedItem {
+  held: boolean
+  order: number
+}
+
+function trapCandidate(t: SelectedTrap, order: number): Candidate {
+  const holds = t.versions ? `, holds for ${t.versions}` : ''
+  const change = t.brought_by.length ? ` for ${t.brought_by.join(' + ')}` : ''
+  return {
+    kind: 'trap',
+    id: t.id,
+    title: oneLine(t.trap),
+    level: t.severity,
+    actions: t.brought_by,
+    why: `a known trap of ${t.asked_as.join(', ') || t.technology}${change}${holds}; run its probe first`,
+    held: true,
+    order,
+  }
+}
+
+function gateCandidate(
+  g: PublishedGate,
+  why: AppliesBecause | undefined,
+  order: number,
+  entry: HarmEntry | undefined,
+): Candidate {
+  const b = becauseText(why)
+  const level = entry?.harm ?? (g.check_spec.on_fail === 'block' ? 'irreversible' : 'outage')
+  // `block` is kept for harm that cannot be undone; every other gate is advice, and says so.
+  const effect =
+    level === 'irreversible' && g.check_spec.on_fail === 'block'
+      ? 'blocks the change when it fails: the harm cannot be undone'
+      : `advice: ${level === 'irreversible' ? 'its approver owns the risk' : `guards against ${level === 'outage' ? 'an outage' : 'a degraded service'}`}; note an input you cannot read in the plan`
+  return {
+    kind: 'gate',
+    id: g.id,
+    title: oneLine(g.title),
+    level,
+    actions: b.actions,
+    why: `${effect}; ${b.text}`,
+    held: b.held,
+    order,
+  }
+}
+
+function ruleCandidate(
+  r: PublishedRule,
+  why: AppliesBecause | undefined,
+  order: number,
+  entry: HarmEntry | undefined,
+): Candidate {
+  const b = becauseText(why)
+  return {
+    kind: 'rule',
+    id: r.id,
+    title: oneLine(r.title),
+    level: entry?.harm ?? 'degraded',
+    actions: b.actions,
+    why: `advice learned from ${r.incident.organisation} (${r.incident.date}); ${b.text}`,
+    held: b.held,
+    order,
+  }
+}
+
+export interface Ranked {
+  /** The items kept in full, most severe first. */
+  ranked: RankedItem[]
+  /** Everything else that applies, one line each, in the same order. */
+  also_consider: RankedItem[]
+  /** Ids kept in full, by kind. */
+  kept: { traps: Set<string>; gates: Set<string>; rules: Set<string> }
+}
+
+export function rank(
+  items: {
+    traps: readonly SelectedTrap[]
+    gates: readonly PublishedGate[]
+    rules: readonly PublishedRule[]
+    because: Record<string, AppliesBecause>
+  },
+  limit: number,
+  /** What each gate and rule guards against (content/harm.yaml): its rank. */
+  harm: HarmBundle = { gates: {}, rules: {} },
+): Ranked {
+  const candidates: Candidate[] = [
+    ...items.traps.map((t, i) => trapCandidate(t, i)),
+    ...items.gates.map((g, i) => gateCandidate(g, items.because[g.id], i, harm.gates[g.id])),
+    ...items.rules.map((r, i) => ruleCandidate(r, items.because[r.id], i, harm.rules[r.id])),
+  ]
+  // One item once: an id that both a gate and a rule carry (never today) keeps its first place.
+  const seen = new Set<string>()
+  const unique = candidates
+    .sort(
+      (a, b) =>
+        Number(b.held) - Number(a.held) ||
+        levelOrder(a.level) - levelOrder(b.level) ||
+        KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||
+        a.order - b.order,
+    )
+    .filter((c) => !seen.has(`${c.kind}:${c.id}`) && seen.add(`${c.kind}:${c.id}`))
+  const line = ({ held: _, order: __, ...item }: Candidate): RankedItem => item
+  const top = unique.slice(0, limit)
+  const ids = (kind: RankedKind) => new Set(top.filter((c) => c.kind === kind).map((c) => c.id))
+  return {
+    ranked: top.map(line),
+    also_consider: unique.slice(limit).map(line),
+    kept: { traps: ids('trap'), gates: ids('gate'), rules: ids('rule') },
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * What each gate and rule guards against and whether it slows a change (content/harm.yaml): the
+ * answer's fast path reads it (gateway/datasets/do-no-harm.ts). One entry per gate and rule; the
+ * build refuses a missing or unknown id.
+ */
+import * as z from 'zod'
+import { SEVERITIES, TECHNOLOGY_KINDS } from './traps.js'
+
+export const HarmEntry = z.strictObject({
+  /** The worst harm the item prevents: irreversible, outage or degraded. */
+  harm: z.enum(SEVERITIES),
+  /** The item stages the change, waits, or asks someone for approval. */
+  slows: z.boolean(),
+  /** The kinds of technology its inputs exist for; absent: any. */
+  fits: z.array(z.enum(TECHNOLOGY_KINDS)).optional(),
+})
+export type HarmEntry = z.infer<typeof HarmEntry>
+
+export const HarmFile = z.strictObject({
+  gates: z.record(z.string(), HarmEntry),
+  rules: z.record(z.string(), HarmEntry),
+})
+export type HarmFile = z.infer<typeof HarmFile>
+
+/** The bundle: the same map, by kind. */
+export const HarmBundle = HarmFile
+export type HarmBundle = HarmFile
+
+/** Every id of `ids` without an entry, and every entry naming no such id: the build's check. */
+export function harmBreaks(map: Record<string, unknown>, ids: readonly string[], kind: string): string[] {
+  const known = new Set(ids)
+  return [
+    ...ids
+      .filter((id) => !(id in map))
+      .map((id) => `${kind} ${id} has no entry: say its harm and whether it slows`),
+    ...Object.keys(map)
+      .filter((id) => !known.has(id))
+      .map((id) => `${kind} ${id} is not in content/${kind}s/`),
+  ]
+}

@@ -1,0 +1,92 @@
+/**
+ * The trap layer (content/traps/<technology>.yaml): per technology, the mechanisms that make the
+ * obvious plan for a change go wrong, each with a read-only probe, what result means stop, the safe
+ * path and a primary source quoted verbatim. Counted apart from the rules, playbooks and gates.
+ */
+import * as z from 'zod'
+import { Action, IsoDate } from './vocabulary.js'
+
+const Text = z.string().trim().min(1, 'non-empty text')
+/** A technology id or alias as an agent sends it: lower-case words joined by hyphens. */
+export const TechnologyName = z
+  .string()
+  .regex(
+    /^[a-z0-9]+(-[a-z0-9]+)*$/,
+    'lower-case letters and digits joined by hyphens, no spaces (nginx-plus, not "nginx plus"): what an agent sends',
+  )
+  .max(40)
+
+export const TECHNOLOGY_KINDS = [
+  'database',
+  'queue-stream',
+  'cache',
+  'search',
+  'orchestration',
+  'proxy-cdn',
+  'iac',
+  'ci',
+  'secrets-identity',
+  'observability',
+  'cloud-storage',
+  'cloud-network',
+  'runtime',
+] as const
+
+/**
+ * How bad the trap's harm is: `irreversible` (data lost, a secret exposed, a one-way change),
+ * `outage` (a service down or blocked), `degraded` (slower or partial). Answers rank by it.
+ */
+export const SEVERITIES = ['irreversible', 'outage', 'degraded'] as const
+export type Severity = (typeof SEVERITIES)[number]
+
+export const Trap = z.strictObject({
+  /** Starts with the technology id; unique across every technology (the build checks). */
+  id: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lower-case words joined by hyphens'),
+  actions: z.array(Action).min(1, 'at least one action from actions.yaml'),
+  /** The versions it holds for (schema/version-range.ts); absent: every version. */
+  versions: Text.optional(),
+  severity: z.enum(SEVERITIES),
+  /** The mechanism and what breaks, in one line. */
+  trap: Text.max(300),
+  /** A read-only command or query to run first. */
+  probe: Text,
+  /** The probe result that means: stop, take the safe path. */
+  stop_if: Text,
+  safe_path: Text.max(400),
+  /** A primary source: vendor documentation, the project's tracker or release notes, a postmortem. */
+  source_url: z.url({ protocol: /^https$/, error: 'an https URL' }),
+  /** Verbatim from source_url. */
+  quote: Text,
+  read_on: IsoDate,
+})
+export type Trap = z.infer<typeof Trap>
+
+export const TrapFile = z.strictObject({
+  technology: TechnologyName,
+  name: Text,
+  kind: z.enum(TECHNOLOGY_KINDS),
+  /** Written as people say them ("Argo CD"): read lower-cased, spaces as hyphens (argo-cd), as names are asked. */
+  aliases: z.array(
+    z
+      .string()
+      .transform((a) => a.trim().toLowerCase().replace(/\s+/g, '-'))
+      .pipe(TechnologyName),
+  ),
+  traps: z.array(Trap).min(1, 'at least one trap'),
+})
+export type TrapFile = z.infer<typeof TrapFile>
+
+/** A technology as the free catalogue lists it: what an agent may name, and how many traps are on file. */
+export const CoveredTechnology = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** One of TECHNOLOGY_KINDS (a string here: openapi.json has a 64 KB cap). */
+  kind: z.string(),
+  aliases: z.array(z.string()),
+  traps: z.number().int(),
+})
+export type CoveredTechnology = z.infer<typeof CoveredTechnology>
+
+/** The paid trap bundle: every technology with its traps in full. */
+export const TrapsBundle = z.object({ technologies: z.array(TrapFile) })
+export type TrapsBundle = z.infer<typeof TrapsBundle>
