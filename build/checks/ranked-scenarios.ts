@@ -30,8 +30,8 @@ function answerFor(data: BundleData, scenario: Scenario): Line[] | undefined {
 export function rankedScenarioIssues(data: BundleData, scenarios: readonly Scenario[]): BuildIssue[] {
   return scenarios.flatMap((scenario) => {
     const file = `scenarios/${scenario.id}.yaml`
-    const lines = answerFor(data, scenario)
-    if (!lines) return []
+    // Nothing sold (a 404) holds nothing: a scenario that demands items must get an answer.
+    const lines = answerFor(data, scenario) ?? []
     const held = new Set(lines.map((l) => `${l.kind}:${l.id}`))
     const missing = [
       ...scenario.must_apply.gates.map((id) => ['gate', id] as const),

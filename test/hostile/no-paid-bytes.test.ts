@@ -2,6 +2,7 @@
  * Hostile: no path, encoding trick, method, header or credential string gets a paid bundle's
  * bytes without a settled payment, and nothing answers 5xx. Bounded in count, local only.
  */
+
 import { readdir, readFile } from 'node:fs/promises'
 import { request } from 'node:http'
 import { join } from 'node:path'
@@ -15,6 +16,7 @@ import type {
 } from '../../schema/datasets.js'
 import { ROUTES } from '../../schema/routes.js'
 import { SEALED_ASSET_DIR } from '../../schema/sealing.js'
+import { TECHNOLOGIES_MAX } from '../../schema/technologies.js'
 import type { TrapsBundle } from '../../schema/traps.js'
 import { base } from '../support/service.js'
 
@@ -128,13 +130,20 @@ describe('no paid byte without a settled payment', () => {
 
   it('behavior: the free preview asked with every covered technology names their traps but leaks no probe or safe path', async () => {
     const traps = await bundle<TrapsBundle>('traps')
-    const names = traps.technologies.map((t) => t.technology).join(',')
-    for (const format of ['json', 'agents-md', 'skill']) {
-      const r = await fetch(`${base()}/v1/fde-lessons/preview?technologies=${names}&format=${format}`)
-      const text = await r.text()
-      expect(r.status, format).toBe(200)
-      assertNoLeak(`preview?technologies (${format})`, r.status, text)
-      expect(text, format).toContain(traps.technologies[0]?.traps[0]?.id as string)
+    const all = traps.technologies.map((t) => t.technology)
+    // As many names as one call takes, call after call, until every covered technology was asked.
+    for (let i = 0; i < all.length; i += TECHNOLOGIES_MAX) {
+      const chunk = all.slice(i, i + TECHNOLOGIES_MAX)
+      const first = traps.technologies.find((t) => t.technology === chunk[0])?.traps[0]?.id as string
+      for (const format of ['json', 'agents-md', 'skill']) {
+        const r = await fetch(
+          `${base()}/v1/fde-lessons/preview?technologies=${chunk.join(',')}&format=${format}`,
+        )
+        const text = await r.text()
+        expect(r.status, format).toBe(200)
+        assertNoLeak(`preview?technologies (${format})`, r.status, text)
+        expect(text, format).toContain(first)
+      }
     }
   })
 

@@ -35,14 +35,21 @@ describe('Markdown answers over HTTP', () => {
       expect(paid.headers.get('content-digest')).toBe(digest)
     })
 
-  it('behavior: the routine-deploy gates are checkbox lines, each with its check, inputs, why it applies and block or defer', async () => {
+  it('behavior: the routine-deploy gates are checkbox lines, each with its check, inputs, why it applies and block, advice or defer', async () => {
     const { paid } = await payOnce(`/v1/fde-preship-checklist?${ROUTINE}&format=agents-md`)
     const body = await paid.text()
     const json = await (await payOnce(`/v1/fde-preship-checklist?${ROUTINE}`)).paid.json()
     const gates = json.checklist as { id: string; check_spec: { on_fail: string } }[]
+    // `block` only for harm that cannot be undone; the ranked line says when a gate is advice.
+    const advice = new Set(
+      (json.ranked as { kind: string; id: string; why: string }[])
+        .filter((r) => r.kind === 'gate' && r.why.startsWith('advice'))
+        .map((r) => r.id),
+    )
+    const label = (g: (typeof gates)[number]) => (advice.has(g.id) ? 'advice' : g.check_spec.on_fail)
     const boxes = body.split('\n').filter((l) => l.startsWith('- [ ] '))
     expect(boxes.map((l) => /`([^`]+)`/.exec(l)?.[1])).toEqual(gates.map((g) => g.id))
-    for (const [n, g] of gates.entries()) expect(boxes[n]).toContain(`(${g.check_spec.on_fail})`)
+    for (const [n, g] of gates.entries()) expect(boxes[n]).toContain(`(${label(g)})`)
     expect(body.match(/^ {2}- Check: /gm)?.length).toBe(gates.length)
     expect(body.match(/^ {2}- Read: /gm)?.length).toBe(gates.length)
     expect(body.match(/^ {2}- Applies because: deploy/gm)?.length).toBe(gates.length)

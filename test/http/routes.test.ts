@@ -9,10 +9,16 @@ import { parse } from 'yaml'
 import type { Gate } from '../../schema/content.js'
 import { PAID_ADDS, PricingIndexDescriptor, REREAD_PERIOD_DAYS } from '../../schema/pricing-index.js'
 import { ROUTES } from '../../schema/routes.js'
+import type { Fact } from '../../schema/situation.js'
 import { ACTIONS } from '../../schema/vocabulary.js'
+import { heldIds } from '../support/do-no-harm.js'
 import { base, get, payOnce } from '../support/service.js'
 
 /** The gates as written in content/, which the service was built from. */
+/** The facts vocabulary, as the content defines it. */
+const contentFacts = async (): Promise<Fact[]> =>
+  parse(await readFile('content/facts.yaml', 'utf8')) as Fact[]
+
 async function sourceGates(): Promise<Gate[]> {
   const names = (await readdir('content/gates')).filter((n) => n.endsWith('.yaml'))
   return Promise.all(names.map(async (n) => parse(await readFile(join('content/gates', n), 'utf8')) as Gate))
@@ -149,10 +155,17 @@ describe('checklist by action', () => {
   })
 
   it('behavior: a paid call with action=dns returns exactly the gates whose applies_to lists dns, each with its check_spec', async () => {
-    const expected = (await sourceGates())
-      .filter((g) => g.check_spec.applies_to.includes('dns'))
-      .map((g) => g.id)
-      .sort()
+    // Every gate for dns applies with no fact answered; the do-no-harm rule leaves out what only an
+    // unanswered yes would keep (those become questions).
+    const expected = (
+      await heldIds(
+        await sourceGates(),
+        (g) => g.check_spec,
+        'gates',
+        { action: 'dns', facts: {} },
+        await contentFacts(),
+      )
+    ).sort()
     expect(expected.length).toBeGreaterThan(0)
     const { paid } = await payOnce('/v1/fde-preship-checklist?action=dns')
     expect(paid.status).toBe(200)
@@ -168,10 +181,16 @@ describe('checklist by action', () => {
   })
 
   it('behavior: action combines with phase', async () => {
-    const expected = (await sourceGates())
-      .filter((g) => g.check_spec.applies_to.includes('revert') && g.phase === 'when-it-goes-wrong')
-      .map((g) => g.id)
-      .sort()
+    const inPhase = (await sourceGates()).filter((g) => g.phase === 'when-it-goes-wrong')
+    const expected = (
+      await heldIds(
+        inPhase,
+        (g) => g.check_spec,
+        'gates',
+        { action: 'revert', facts: {} },
+        await contentFacts(),
+      )
+    ).sort()
     expect(expected.length).toBeGreaterThan(0)
     const { paid } = await payOnce('/v1/fde-preship-checklist?phase=when-it-goes-wrong&action=revert')
     expect(paid.status).toBe(200)

@@ -6,7 +6,8 @@ import { stripe } from 'mppx/client'
 import { McpClient } from 'mppx/mcp/client'
 import { describe, expect, it } from 'vitest'
 import type { Catalogue, PublishedGate, PublishedRule } from '../../schema/datasets.js'
-import { type AppliesBecause, appliesBecause, type Situation } from '../../schema/situation.js'
+import type { AppliesBecause, Situation } from '../../schema/situation.js'
+import { heldIds } from '../support/do-no-harm.js'
 import { mcpClient } from '../support/mcp.js'
 import { authorization, challengeFrom, get, payOnce, token } from '../support/service.js'
 
@@ -66,12 +67,10 @@ describe('a situation that cannot be read is a 400 before any challenge', () => 
 })
 
 describe('the answer holds exactly what applies, each with why', () => {
-  it('behavior: a routine deploy gets the gates the shared evaluation selects from the whole checklist, no more', async () => {
+  it('behavior: a routine deploy gets the gates the shared evaluation and the do-no-harm rule select from the whole checklist, no more', async () => {
     const { facts } = await catalogue()
     const whole = await paidJson<ChecklistAnswer>('/v1/fde-preship-checklist')
-    const expected = whole.checklist
-      .filter((g) => appliesBecause(g.check_spec, routine, facts))
-      .map((g) => g.id)
+    const expected = await heldIds(whole.checklist, (g) => g.check_spec, 'gates', routine, facts)
     const answer = await paidJson<ChecklistAnswer>(`/v1/fde-preship-checklist?${ROUTINE}`)
     expect(answer.checklist.map((g) => g.id)).toEqual(expected)
     expect(answer.count).toBe(expected.length)
@@ -106,9 +105,13 @@ describe('the answer holds exactly what applies, each with why', () => {
     const { facts } = await catalogue()
     const whole = await paidJson<{ rules: PublishedRule[] }>('/v1/fde-lessons')
     const free = (await (await get('/v1/fde-lessons/preview')).json()) as { rules: PublishedRule[] }
-    const expected = [...free.rules, ...whole.rules]
-      .filter((r) => appliesBecause(r.constraint.check_spec, routine, facts))
-      .map((r) => r.id)
+    const expected = await heldIds(
+      [...free.rules, ...whole.rules],
+      (r) => r.constraint.check_spec,
+      'rules',
+      routine,
+      facts,
+    )
     const answer = await paidJson<{
       rules: PublishedRule[]
       applies_because: Record<string, AppliesBecause>

@@ -12,7 +12,9 @@ import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import type { Gate } from '../../schema/content.js'
 import { MCP_TOOLS } from '../../schema/mcp-tools.js'
+import type { Fact } from '../../schema/situation.js'
 import { ACTIONS } from '../../schema/vocabulary.js'
+import { heldIds } from '../support/do-no-harm.js'
 import { CREDENTIAL, mcpClients, PAYMENT_REQUIRED, RECEIPT } from '../support/mcp.js'
 import { base, get, processorLedger, token } from '../support/service.js'
 
@@ -169,10 +171,11 @@ describe('paying over MCP with mppx', () => {
     const gates = await Promise.all(
       names.map(async (n) => parse(await readFile(join('content/gates', n), 'utf8')) as Gate),
     )
-    const expected = gates
-      .filter((g) => g.check_spec.applies_to.includes('dns'))
-      .map((g) => g.id)
-      .sort()
+    const facts = parse(await readFile('content/facts.yaml', 'utf8')) as Fact[]
+    // With no fact answered, the do-no-harm rule leaves out what only an unanswered yes would keep.
+    const expected = (
+      await heldIds(gates, (g) => g.check_spec, 'gates', { action: 'dns', facts: {} }, facts)
+    ).sort()
     const result = await paying().callTool({ name: 'fde_preship_checklist', arguments: { action: 'dns' } })
     expect(result.isError).toBeFalsy()
     const body = result.structuredContent as { action: string; checklist: { id: string }[] }
