@@ -150,6 +150,10 @@ describe('build', () => {
       join(dir, 'rules', 'an-added-rule.yaml'),
       stringify({ ...source, id: 'an-added-rule', title: `${source.title} (a second reading)`, constraint }),
     )
+    // Every rule says what it guards against (content/harm.yaml), the copy as its source does.
+    const harm = parse(await readFile(join(dir, 'harm.yaml'), 'utf8'))
+    harm.rules['an-added-rule'] = harm.rules[source.id as string]
+    await writeFile(join(dir, 'harm.yaml'), stringify(harm))
     // Without the inventory change the build names the file that holds the expectation.
     const refused = await buildFailure(dir)
     expect(refused).toMatch(/inventory\.yaml/)
