@@ -84,6 +84,19 @@ export function doNoHarm(
       left_out.push(`${id}: it stages, waits or asks for approval, and an emergency does not wait`)
       return false
     }
+    // Unanswered, `production` is taken as yes: an item that needs it to be no (a sandbox's own
+    // checks) would ask for inputs a production target does not have, so it waits for the answer.
+    const sandboxOnly = (why?.unanswered ?? []).find((u) => u.fact === 'production' && u.drops_if === true)
+    if (sandboxOnly) {
+      const q = open.get(sandboxOnly.fact) ?? {
+        fact: sandboxOnly.fact,
+        question: sandboxOnly.question,
+        adds: 0,
+      }
+      q.adds++
+      open.set(sandboxOnly.fact, q)
+      return false
+    }
     const unanswered = (why?.unanswered ?? []).filter(
       (u) => u.drops_if === false && !TAKEN_AS_ROUTINE.has(u.fact),
     )

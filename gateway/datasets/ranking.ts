@@ -60,7 +60,10 @@ function becauseText(why: AppliesBecause | undefined): { actions: string[]; text
   ]
     .filter(Boolean)
     .join(', ')
-  return { actions, text, held: open.length === 0 }
+  // Held unless an unanswered yes keeps it (`kubernetes`, `iac_plan`: the item needs the yes); an
+  // unanswered fact taken as the routine case (`partly_rolled_out` no, `production` yes) holds.
+  const held = !why.unanswered?.some((u) => u.drops_if === false && u.fact !== 'production')
+  return { actions, text, held }
 }
 
 interface Candidate extends RankedItem {
@@ -164,11 +167,15 @@ export function rank(
     )
     .filter((c) => !seen.has(`${c.kind}:${c.id}`) && seen.add(`${c.kind}:${c.id}`))
   const line = ({ held: _, order: __, ...item }: Candidate): RankedItem => item
-  const top = unique.slice(0, limit)
+  // Only what is known to apply is given in full: an item an unanswered fact keeps is one line
+  // under "also consider", naming the answer that would settle it (no stall on an input that may
+  // not exist for this change).
+  const top = unique.filter((c) => c.held).slice(0, limit)
+  const rest = unique.filter((c) => !top.includes(c))
   const ids = (kind: RankedKind) => new Set(top.filter((c) => c.kind === kind).map((c) => c.id))
   return {
     ranked: top.map(line),
-    also_consider: unique.slice(limit).map(line),
+    also_consider: rest.map(line),
     kept: { traps: ids('trap'), gates: ids('gate'), rules: ids('rule') },
   }
 }

@@ -60,7 +60,9 @@ describe('the whole answer for the change at hand', () => {
     const ids = payload.rules?.map((r) => r.id) ?? []
     expect(ids).toContain('stage-every-production-change')
     for (const r of payload.rules ?? []) expect(r.access).toBe(foundational.includes(r.id) ? 'free' : 'paid')
-    expect(payload.rules?.some((r) => r.access === 'paid')).toBe(true)
+    // Paid rules beside them, in full or as also-consider lines (what an unanswered yes keeps).
+    const paidIds = content.rules.filter((r) => r.kind === 'paid').map((r) => r.id)
+    expect(everyId(payload, 'rule').some((id) => paidIds.includes(id))).toBe(true)
     // Without a situation the paid route still sells only the paid rules.
     const whole = PREPARE.lessons?.(data, {}, Date.now())
     const all = whole?.ok ? ((whole.payload() as Answer).rules ?? []) : []

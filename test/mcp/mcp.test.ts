@@ -14,7 +14,7 @@ import type { Gate } from '../../schema/content.js'
 import { MCP_TOOLS } from '../../schema/mcp-tools.js'
 import type { Fact } from '../../schema/situation.js'
 import { ACTIONS } from '../../schema/vocabulary.js'
-import { heldIds } from '../support/do-no-harm.js'
+import { answerIds, heldIds } from '../support/do-no-harm.js'
 import { CREDENTIAL, mcpClients, PAYMENT_REQUIRED, RECEIPT } from '../support/mcp.js'
 import { base, get, processorLedger, token } from '../support/service.js'
 
@@ -178,9 +178,13 @@ describe('paying over MCP with mppx', () => {
     ).sort()
     const result = await paying().callTool({ name: 'fde_preship_checklist', arguments: { action: 'dns' } })
     expect(result.isError).toBeFalsy()
-    const body = result.structuredContent as { action: string; checklist: { id: string }[] }
+    const body = result.structuredContent as {
+      action: string
+      checklist: { id: string }[]
+      also_consider?: { kind: string; id: string }[]
+    }
     expect(body.action).toBe('dns')
-    expect(body.checklist.map((g) => g.id).sort()).toEqual(expected)
+    expect(answerIds(body, 'gate').sort()).toEqual(expected)
   })
 
   /** An in-band refusal: a tool error naming the problem, with a fresh challenge and no receipt. */

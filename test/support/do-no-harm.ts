@@ -39,3 +39,18 @@ export async function heldIds<T extends Checked>(
   })
   return (kind === 'gates' ? kept.gates : kept.rules).map((i) => i.id)
 }
+
+/** Every id of a kind an answer holds: in full, or as an "also consider" line. */
+export function answerIds(
+  body: {
+    checklist?: { id: string }[]
+    rules?: { id: string }[]
+    also_consider?: { kind: string; id: string }[]
+  },
+  kind: 'gate' | 'rule',
+): string[] {
+  return [
+    ...((kind === 'gate' ? body.checklist : body.rules) ?? []).map((i) => i.id),
+    ...(body.also_consider ?? []).filter((l) => l.kind === kind).map((l) => l.id),
+  ]
+}
