@@ -229,7 +229,7 @@ describe('README examples in an empty project', () => {
     expect(await readFile(join(project, codexPath as string), 'utf8')).toBe(skill)
     expect(skill.startsWith('---\nname: ')).toBe(true)
     expect(skill).toMatch(/^# Pre-ship gates and rules for deploy$/m)
-    expect(skill).toMatch(/^- \[ \] `[a-z0-9-]+` \((block|defer)\): /m)
+    expect(skill).toMatch(/^- \[ \] `[a-z0-9-]+` \((block|advice|defer)\): /m)
     expect(skill).toMatch(/For this one task only/)
   })
 })
