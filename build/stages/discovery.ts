@@ -186,6 +186,10 @@ export function legacyMcpCard(urls: ServiceUrls, resources: readonly ListedResou
 
 /** How to ask for only what applies to the change at hand, and to get it as a file to commit. */
 /** The example llms.txt and the README give of asking with technologies (issue 43). */
+/** How the rules are judged, for llms.txt (the figures per set: the repository's content/reviews/ and README). */
+const EVALUATION_NOTE =
+  'the rules are judged by what an agent does with them: the same planner plans each fresh change alone and with the answer, and a grader who never read the content grades both without knowing which is which; sets are written fresh and nothing changes between plans and grades.'
+
 export const TECHNOLOGIES_EXAMPLE = 'technologies=postgresql@16,pgbouncer&action=dependency-upgrade'
 
 function situationLines(catalogue: Catalogue, urls: ServiceUrls): string[] {
@@ -281,6 +285,9 @@ export function llmsTxt(
     '',
     `## ${VERSION_POLICY_TITLE}`,
     `${VERSION_POLICY_TITLE}: ${versionPolicyText()}`,
+    '',
+    '## Evaluation',
+    `Evaluation: ${EVALUATION_NOTE}`,
     '',
     '## Optional',
     link('/pricing/', 'Pricing index page', 'human-readable pricing index with charts'),
