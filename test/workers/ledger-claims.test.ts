@@ -6,10 +6,10 @@
  * Processor, facilitator and chain are stand-ins inside the test (fetch), answering as the real ones do.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import type { EvmConfig } from '../../gateway/payment/evm/config.js'
 import type { SettleInput } from '../../gateway/payment/ledger.js'
 import { DELIVERY_WINDOW_MS } from '../../gateway/payment/retention.js'
 import { cardSettle, freshLedger } from './ledger-fixtures.js'
+import { evm } from './wallet-fixtures.js'
 
 const real = globalThis.fetch
 afterEach(() => {
@@ -18,18 +18,6 @@ afterEach(() => {
 
 const processor = { url: 'https://processor.test', secret: 's', timeoutMs: 5_000 }
 
-const evm: EvmConfig = {
-  chainId: 84532,
-  token: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
-  tokenName: 'USDC',
-  tokenVersion: '2',
-  decimals: 6,
-  recipient: '0x5E11E7000000000000000000000000000000cA5E',
-  facilitatorUrl: 'https://facilitator.test',
-  rpcUrl: 'https://rpc.test/',
-  timeoutMs: 5_000,
-  maxTimeoutSeconds: 300,
-}
 const FROM = '0x2222222222222222222222222222222222222222'
 const NONCE = `0x${'09'.repeat(32)}`
 const TX = `0x${'cd'.repeat(32)}`
