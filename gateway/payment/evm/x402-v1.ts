@@ -22,6 +22,7 @@ import type { TransferAuthorization } from './authorization.js'
 import { evmOffer } from './challenge.js'
 import type { EvmConfig } from './config.js'
 import { atomicAmount } from './request.js'
+import { authorizationFields, fromBase64, isObject } from './x402-wire.js'
 
 export const X_PAYMENT_HEADER = 'x-payment'
 export const X_PAYMENT_RESPONSE_HEADER = 'x-payment-response'
@@ -83,21 +84,13 @@ export interface V1Payment {
   signature: unknown
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  !!v && typeof v === 'object' && !Array.isArray(v)
-
 /** Parses `X-PAYMENT`; anything but an x402 v1 `exact` EIP-3009 payload is malformed. */
 export function decodeXPayment(header: string): V1Payment {
   if (header.length > MAX_X_PAYMENT_BYTES)
     throw new MalformedCredential(`X-PAYMENT is longer than ${MAX_X_PAYMENT_BYTES} bytes`)
   let value: unknown
   try {
-    const binary = atob(header.trim())
-    value = JSON.parse(
-      new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(
-        Uint8Array.from(binary, (c) => c.charCodeAt(0)),
-      ),
-    )
+    value = JSON.parse(fromBase64(header.trim()))
   } catch {
     throw new MalformedCredential('X-PAYMENT must be base64 of a JSON x402 payment payload')
   }
@@ -108,17 +101,9 @@ export function decodeXPayment(header: string): V1Payment {
   if (typeof network !== 'string') throw new MalformedCredential('X-PAYMENT: network must be a network name')
   if (!isObject(payload) || !isObject(payload.authorization))
     throw new MalformedCredential('X-PAYMENT: payload.authorization must be an EIP-3009 authorization')
-  const a = payload.authorization
   return {
     network,
-    authorization: {
-      from: String(a.from),
-      to: String(a.to),
-      value: String(a.value),
-      validAfter: String(a.validAfter),
-      validBefore: String(a.validBefore),
-      nonce: String(a.nonce),
-    },
+    authorization: authorizationFields(payload.authorization),
     signature: payload.signature,
   }
 }

@@ -33,7 +33,8 @@ function toBase64(text: string): string {
   return btoa(binary)
 }
 
-function fromBase64(value: string): string {
+/** Standard base64 of UTF-8 text, as both x402 wires write their headers. */
+export function fromBase64(value: string): string {
   const binary = atob(value)
   return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(
     Uint8Array.from(binary, (c) => c.charCodeAt(0)),
@@ -63,8 +64,18 @@ export function encodePaymentResponse(body: {
   return toBase64(JSON.stringify(body))
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
+export const isObject = (v: unknown): v is Record<string, unknown> =>
   !!v && typeof v === 'object' && !Array.isArray(v)
+
+/** The EIP-3009 authorization's fields as the checks read them, from either wire's payload. */
+export const authorizationFields = (a: Record<string, unknown>): TransferAuthorization => ({
+  from: String(a.from),
+  to: String(a.to),
+  value: String(a.value),
+  validAfter: String(a.validAfter),
+  validBefore: String(a.validBefore),
+  nonce: String(a.nonce),
+})
 
 /** Parses `PAYMENT-SIGNATURE`; anything but an x402 v2 `exact` EIP-3009 payload is malformed. */
 export function decodePaymentSignature(header: string): X402Payment {
@@ -85,17 +96,9 @@ export function decodePaymentSignature(header: string): X402Payment {
     throw new MalformedCredential(
       'PAYMENT-SIGNATURE: payload.authorization must be an EIP-3009 authorization (the exact scheme)',
     )
-  const a = payload.authorization
   return {
     accepted,
-    authorization: {
-      from: String(a.from),
-      to: String(a.to),
-      value: String(a.value),
-      validAfter: String(a.validAfter),
-      validBefore: String(a.validBefore),
-      nonce: String(a.nonce),
-    },
+    authorization: authorizationFields(payload.authorization),
     signature: payload.signature,
     ...(isObject(resource) ? { resource } : {}),
     raw: value,
