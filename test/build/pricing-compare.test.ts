@@ -5,27 +5,15 @@
  * usage they include. Sample rows are built here; content rows are only edited in copies.
  */
 import { describe, expect, it } from 'vitest'
-import { build } from '../../build/index.js'
 import { spread } from '../../build/pricing/comparables.js'
 import { minuteBundles } from '../../build/pricing/minute-bundles.js'
 import { perMillionTokens, publishedModels } from '../../build/pricing/model-prices.js'
-import { LOCAL_URLS } from '../../schema/config.js'
 import { MINUTE_PARTS, PricingRow } from '../../schema/content.js'
-import type { BundleManifest, PricingBundle } from '../../schema/datasets.js'
-import { buildWithRow, type Row, tempDir } from '../support/content-copy.js'
+import { buildWithRow, builtPricing, type Row } from '../support/content-copy.js'
 
 const perTokenApi = (r: Row) => r.category === 'model-api' && r.pricing_model === 'per-token'
 const voiceMinute = (r: Row) =>
   r.category === 'voice-agent' && typeof r.usage_unit === 'string' && r.usage_unit.startsWith('minute')
-
-async function built() {
-  const { files } = await build({ contentDir: 'content', outDir: await tempDir(), urls: LOCAL_URLS })
-  const manifest = JSON.parse(files.get('private/manifest.json') as string) as BundleManifest
-  return {
-    pricing: JSON.parse(files.get(manifest.bundles.pricing.file) as string) as PricingBundle,
-    html: files.get('public/pricing/index.html') as string,
-  }
-}
 
 /** A per-minute voice row built here, with what its minute includes. */
 function minuteRow(id: string, price: number, includes: Record<string, string> | null): PricingRow {
@@ -90,7 +78,7 @@ describe('model APIs: input and output per model', () => {
   })
 
   it('behavior: every per-token model-API row in the paid JSON gives two models or says why not, converted exactly', async () => {
-    const { pricing, html } = await built()
+    const { pricing, html } = await builtPricing()
     const apis = pricing.rows.filter(
       (r) => r.category === 'model-api' && r.pricing_model === 'per-token' && r.unit_price_usd !== null,
     )
@@ -160,7 +148,7 @@ describe('like with like: what a per-minute price includes', () => {
   })
 
   it('behavior: the voice comparables keep bundled minutes out of the pooled median and list every minute price once', async () => {
-    const { pricing, html } = await built()
+    const { pricing, html } = await builtPricing()
     const voice = pricing.comparables.find((c) => c.category === 'voice-agent')
     const perMinuteRows = pricing.rows.filter(
       (r) => r.category === 'voice-agent' && r.unit_price_usd !== null && r.usage_unit?.startsWith('minute'),
@@ -194,7 +182,7 @@ describe('entry prices: what usage they include', () => {
   })
 
   it('behavior: the page says what each entry price includes where the row records it', async () => {
-    const { pricing, html } = await built()
+    const { pricing, html } = await builtPricing()
     const withIncludes = pricing.rows.filter((r) => r.entry_includes)
     expect(withIncludes.length).toBeGreaterThanOrEqual(5)
     expect(html.match(/The entry price includes: /g)?.length).toBe(withIncludes.length)

@@ -5,22 +5,11 @@
  * group of one is shown as a single price. Expected groups are worked out from the rows, never typed.
  */
 import { describe, expect, it } from 'vitest'
-import { build } from '../../build/index.js'
 import { entryPrices, type Priced, priceGroups, unitPrices } from '../../build/pricing/comparables.js'
 import { entryBasisLabel, UNIT_BASIS_TEXT } from '../../build/pricing/price-basis.js'
 import { baseUnit } from '../../build/pricing/price-format.js'
-import { LOCAL_URLS } from '../../schema/config.js'
-import type { BundleManifest, PriceGroup, PricingBundle } from '../../schema/datasets.js'
-import { buildWithRow, type Row, tempDir } from '../support/content-copy.js'
-
-async function built() {
-  const { files } = await build({ contentDir: 'content', outDir: await tempDir(), urls: LOCAL_URLS })
-  const manifest = JSON.parse(files.get('private/manifest.json') as string) as BundleManifest
-  return {
-    pricing: JSON.parse(files.get(manifest.bundles.pricing.file) as string) as PricingBundle,
-    html: files.get('public/pricing/index.html') as string,
-  }
-}
+import type { PriceGroup } from '../../schema/datasets.js'
+import { buildWithRow, builtPricing, type Row } from '../support/content-copy.js'
 
 const priced = (
   product: string,
@@ -110,7 +99,7 @@ function expectLikeWithLike(groups: readonly PriceGroup[], prices: readonly Pric
 
 describe('the published comparables', () => {
   it('behavior: the coding-agent entry price is never one median over per-seat and per-account plans', async () => {
-    const { pricing, html } = await built()
+    const { pricing, html } = await builtPricing()
     const rows = pricing.rows.filter((r) => r.category === 'coding-agent')
     const coding = pricing.comparables.find((c) => c.category === 'coding-agent')
     const groups = coding?.entry_price_groups ?? []
@@ -140,7 +129,7 @@ describe('the published comparables', () => {
   })
 
   it('behavior: the support "resolution" median keeps base rates apart from overage rates', async () => {
-    const { pricing } = await built()
+    const { pricing } = await builtPricing()
     const rows = pricing.rows.filter((r) => r.category === 'support-agent')
     const support = pricing.comparables.find((c) => c.category === 'support-agent')
     const prices = unitPrices(rows, false)
@@ -163,7 +152,7 @@ describe('the published comparables', () => {
   })
 
   it('behavior: every group in every category is like with like; a group of one reads as a single price on the page', async () => {
-    const { pricing, html } = await built()
+    const { pricing, html } = await builtPricing()
     let singles = 0
     for (const c of pricing.comparables) {
       const rows = pricing.rows.filter((r) => r.category === c.category)

@@ -5,22 +5,10 @@
  * Expected answers are worked out here from the rows, never typed.
  */
 import { describe, expect, it } from 'vitest'
-import { build } from '../../build/index.js'
 import { formatUsd } from '../../build/pricing/price-format.js'
 import { TEAM_SEATS, teamCost } from '../../build/pricing/team-cost.js'
-import { LOCAL_URLS } from '../../schema/config.js'
 import { PricingRow } from '../../schema/content.js'
-import type { BundleManifest, PricingBundle } from '../../schema/datasets.js'
-import { buildWithRow, type Row, tempDir } from '../support/content-copy.js'
-
-async function built() {
-  const { files } = await build({ contentDir: 'content', outDir: await tempDir(), urls: LOCAL_URLS })
-  const manifest = JSON.parse(files.get('private/manifest.json') as string) as BundleManifest
-  return {
-    pricing: JSON.parse(files.get(manifest.bundles.pricing.file) as string) as PricingBundle,
-    html: files.get('public/pricing/index.html') as string,
-  }
-}
+import { buildWithRow, builtPricing, type Row } from '../support/content-copy.js'
 
 /** A coding-agent row built here with an entry price on the given basis. */
 function entryRow(id: string, usd: number, basis: Record<string, unknown>, extra: Row = {}): PricingRow {
@@ -89,7 +77,7 @@ describe('what a team pays', () => {
   })
 
   it('behavior: the index answers "which coding agent costs least for a 5-person team?" with the rows it used', async () => {
-    const { pricing, html } = await built()
+    const { pricing, html } = await builtPricing()
     const rows = pricing.rows.filter((r) => r.category === 'coding-agent')
     const answer = pricing.comparables.find((c) => c.category === 'coding-agent')?.team_cost
     expect(answer?.seats).toBe(TEAM_SEATS)
@@ -120,7 +108,7 @@ describe('what a team pays', () => {
   })
 
   it('behavior: team tiers and overage rates are published where the page lists them, with their quotes on the page', async () => {
-    const { pricing, html } = await built()
+    const { pricing, html } = await builtPricing()
     const tiers = pricing.rows.filter((r) => r.team_tiers.length)
     const overage = pricing.rows.filter((r) => r.overage_rates.length)
     expect(tiers.length).toBeGreaterThanOrEqual(2)
@@ -136,7 +124,7 @@ describe('what a team pays', () => {
   })
 
   it("behavior: each product of the buyer's shortlist is priced, or its row says what was searched", async () => {
-    const { pricing } = await built()
+    const { pricing } = await builtPricing()
     const shortlist = [
       'claude-code',
       'windsurf',

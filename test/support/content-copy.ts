@@ -10,6 +10,7 @@ import { parse, stringify } from 'yaml'
 import { build } from '../../build/index.js'
 import { BuildFailed } from '../../build/stages/issues.js'
 import { LOCAL_URLS } from '../../schema/config.js'
+import type { BundleManifest, PricingBundle } from '../../schema/datasets.js'
 
 const temps: string[] = []
 afterAll(() => Promise.all(temps.map((d) => rm(d, { recursive: true, force: true }))))
@@ -50,4 +51,14 @@ export async function buildWithRow(pick: (row: Row) => boolean, edit: (row: Row)
     return { file, message: await buildFailure(dir) }
   }
   throw new Error('no row fits this case')
+}
+
+/** The real content built into a fresh folder: its pricing bundle and the human pricing page. */
+export async function builtPricing() {
+  const { files } = await build({ contentDir: 'content', outDir: await tempDir(), urls: LOCAL_URLS })
+  const manifest = JSON.parse(files.get('private/manifest.json') as string) as BundleManifest
+  return {
+    pricing: JSON.parse(files.get(manifest.bundles.pricing.file) as string) as PricingBundle,
+    html: files.get('public/pricing/index.html') as string,
+  }
 }

@@ -6,20 +6,15 @@
  * Processor, facilitator and chain are stand-ins inside the test (fetch), answering as the real ones do.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import type { SettleInput } from '../../gateway/payment/ledger.js'
 import { DELIVERY_WINDOW_MS } from '../../gateway/payment/retention.js'
-import { cardSettle, freshLedger } from './ledger-fixtures.js'
-import { evm } from './wallet-fixtures.js'
+import { freshLedger } from './ledger-fixtures.js'
+import { evm, FROM, NONCE, walletClaim } from './wallet-fixtures.js'
 
 const real = globalThis.fetch
 afterEach(() => {
   globalThis.fetch = real
 })
 
-const processor = { url: 'https://processor.test', secret: 's', timeoutMs: 5_000 }
-
-const FROM = '0x2222222222222222222222222222222222222222'
-const NONCE = `0x${'09'.repeat(32)}`
 const TX = `0x${'cd'.repeat(32)}`
 const word = (hex: string) => `0x${hex.slice(2).toLowerCase().padStart(64, '0')}`
 
@@ -73,19 +68,7 @@ describe('a pending wallet payment after its delivery window', () => {
     // The first try: verify passes, settle fails (unknown), then the chain is not read yet.
     const ledger = freshLedger()
     const expiresAt = Date.now() + 60_000
-    const claim: SettleInput = {
-      ...cardSettle(expiresAt, processor),
-      method: 'evm',
-      wallet: {
-        evm,
-        paymentPayload: {},
-        paymentRequirements: {},
-        from: FROM,
-        nonce: NONCE,
-        amount: '500000',
-        validBefore: String(Math.floor(expiresAt / 1000) + 300),
-      },
-    }
+    const claim = walletClaim('late-1', expiresAt)
     globalThis.fetch = (async (input: RequestInfo | URL) => {
       const url = String(input instanceof Request ? input.url : input)
       if (url.endsWith('/verify')) return new Response(JSON.stringify({ isValid: true }))
