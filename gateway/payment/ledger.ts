@@ -642,8 +642,11 @@ export class PaymentLedger extends DurableObject {
     const record = await this.ctx.storage.get<LedgerRecord>('record')
     if (!record?.walletNote || record.noted) return
     const day = bookDay(record.walletNote.expiresAt)
-    await this.book(day).noteWalletPayment(record.walletNote)
-    await this.book(LEGACY_DAY).noteWalletDay(day)
+    // The note and its day's entry in the root book are independent writes: both, at once.
+    await Promise.all([
+      this.book(day).noteWalletPayment(record.walletNote),
+      this.book(LEGACY_DAY).noteWalletDay(day),
+    ])
     await this.ctx.storage.put('record', { ...record, noted: true })
   }
 
