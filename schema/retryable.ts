@@ -10,11 +10,11 @@ export type Retryable = 'pay-again' | 'same-credential' | false
 /** Each value and what it asks of the client. */
 export const RETRYABLE_MEANING: Record<`${Retryable}`, string> = {
   'pay-again':
-    "this credential will never be accepted and nothing was charged for it: pay the fresh challenge that comes with this 402 (WWW-Authenticate, or the MCP payment-required _meta), or after a 429's or 503's Retry-After the one a new request without a credential gets, and send the request with the new credential",
+    "this credential will never be accepted and nothing was charged for it: pay the fresh challenge this 402 carries (WWW-Authenticate, or the MCP payment-required _meta), or, after a 429's or 503's Retry-After, the one a new request without a credential gets, and send the new credential",
   'same-credential':
-    'send the same request again with the same credential (and the same Idempotency-Key), after Retry-After when one is given; do not pay again, that could pay twice for one answer',
+    'send the same request again with the same credential and Idempotency-Key, after Retry-After when given; never pay again (that could pay twice for one answer)',
   false:
-    'stop: sending this request again, with this credential or a new payment, will not get this answer back (a new payment buys a second copy)',
+    'stop: neither this credential nor a new payment gets this answer back (a new payment buys a second copy)',
 }
 
 /** One paragraph for llms.txt and openapi.json. */

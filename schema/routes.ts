@@ -44,6 +44,8 @@ export interface Route {
 /** A situated answer's items in full by default, and the most a call may ask for (`limit`). */
 export const LIMIT_DEFAULT = 7
 export const LIMIT_MAX = 50
+/** The longest `change` text a call may send. */
+export const CHANGE_MAX = 200
 
 const PRICE_CENTS = 50
 /** The price as challenges carry it (`amount`, `currency`) and as every text states it (`display`). */
@@ -67,7 +69,7 @@ const topic = (example: string): QueryParam => ({
  */
 const action = (example: string): QueryParam => ({
   name: 'action',
-  description: `The action(s) about to be taken (the free /v1/catalogue lists each action, each fact's question, and the actions that fit common changes): only items that apply are listed, each with applies_because. Several actions (action=dependency-upgrade,schema-change, or repeated) give the union, each item naming the actions that brought it. Facts as further parameters (emergency=false&targets=3) drop what the situation does not need; an unanswered fact keeps its items and is named.`,
+  description: `The action(s) about to be taken (the free /v1/catalogue lists the actions, the facts and common changes): only items that apply come, each with applies_because. Several actions (comma-joined or repeated) give the union. Facts go as further parameters (emergency=false&targets=3); an unanswered fact is named with its question.`,
   example,
   pattern: '^[^\\u0000-\\u001f]{1,400}$',
   allowed: ACTIONS,
@@ -78,7 +80,7 @@ const action = (example: string): QueryParam => ({
 const format: QueryParam = {
   name: 'format',
   description:
-    'json (default), agents-md (Markdown to save as AGENTS.md; also chosen by Accept: text/markdown) or skill (the same under a YAML header, to save as SKILL.md); the payment binds the format',
+    'json (default), agents-md (Markdown for AGENTS.md; also by Accept: text/markdown) or skill (the same under a YAML header, for SKILL.md); the payment binds it',
   example: 'agents-md',
   pattern: '^[a-z-]{1,20}$',
   allowed: FORMATS,
@@ -90,7 +92,7 @@ const format: QueryParam = {
  */
 const technologies: QueryParam = {
   name: 'technologies',
-  description: `Technologies changed (ids or aliases from /v1/catalogue technologies), optional @version, at most ${TECHNOLOGIES_MAX}: adds their traps for the action(s); names with none on file are said so`,
+  description: `Technologies changed (ids or aliases from /v1/catalogue), optional @version, at most ${TECHNOLOGIES_MAX}: adds their traps; a name with none on file is said so`,
   example: 'postgresql@16,pgbouncer',
   pattern: '^[A-Za-z0-9@._+, -]{1,400}$',
   repeatable: true,
@@ -103,6 +105,14 @@ const limit: QueryParam = {
   example: '10',
   pattern: '^[0-9]{1,3}$',
   integer: { minimum: 1, maximum: LIMIT_MAX },
+}
+
+/** The change in the agent's words: the named technologies' traps told in the same words rank first. */
+const change: QueryParam = {
+  name: 'change',
+  description: `The change in a few words, with technologies: their traps told in its words lead`,
+  example: 'add partitions to the orders topic',
+  pattern: `^[^\\u0000-\\u001f]{1,${CHANGE_MAX}}$`,
 }
 
 /** What the checklist's `include` may add to its answer: the rules of the same situation. */
@@ -136,7 +146,7 @@ export const ROUTES: readonly Route[] = [
     access: 'paid',
     summary:
       'Every paid rule, or those matching a topic or applying to a situation (action and facts), each with its incident and constraint',
-    params: [topic('retry'), action('retry-loop'), format, technologies, limit],
+    params: [topic('retry'), action('retry-loop'), format, technologies, change, limit],
     mcpTool: 'fde_lessons_full',
     situation: true,
   },
@@ -175,6 +185,7 @@ export const ROUTES: readonly Route[] = [
       },
       format,
       technologies,
+      change,
       limit,
     ],
     mcpTool: 'fde_preship_checklist',

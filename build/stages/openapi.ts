@@ -282,7 +282,7 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
     info: {
       title: 'Rules and Pricing-Index Service',
       version: SERVICE_VERSION,
-      description: `Engineering-practice rules traced to real incidents, and an index of published AI product prices. Paid operations cost ${PRICE.display} per call through the HTTP "Payment" authentication scheme (intent charge), by card or in USDC (see securitySchemes); no account here. Every paid answer carries a signed receipt (components/headers/Payment-Receipt; the whole receipt policy: llms.txt). ${MONEY_BACK_SHORT}\n\n${VERSION_POLICY_TITLE}: ${VERSION_POLICY_SUMMARY} The whole policy: ${urls.base_url}/llms.txt.`,
+      description: `Engineering-practice rules traced to real incidents, and an index of published AI product prices. Paid operations cost ${PRICE.display} per call through the HTTP "Payment" authentication scheme (intent charge), by card or in USDC (see securitySchemes); no account here. Every paid answer carries a signed receipt (components/headers/Payment-Receipt; its policy: llms.txt). ${MONEY_BACK_SHORT}\n\n${VERSION_POLICY_TITLE}: ${VERSION_POLICY_SUMMARY} The whole policy: ${urls.base_url}/llms.txt.`,
       'x-version-policy': {
         breakingChange: 'new path prefix and new major version; the old prefix keeps answering',
         deprecationNoticeDays: DEPRECATION_NOTICE_DAYS,

@@ -257,8 +257,8 @@ export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: n
     },
   ),
   lessons: inFormat('lessons', rulesMarkdown, (data, f) => {
-    const { topic, technologies, limit, ...rest } = f
-    const extras = readExtras(data, technologies, limit)
+    const { topic, technologies, limit, change, ...rest } = f
+    const extras = readExtras(data, technologies, limit, change)
     if ('problem' in extras) return { ok: false, problem: extras.problem }
     const ranking = extras.technologies !== undefined || extras.limitGiven
     // Without a situation: the paid rules (the foundational ones are free at /v1/fde-lessons/preview).
@@ -307,8 +307,8 @@ export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: n
     byTopic('playbooks', data.playbooks.playbooks, f.topic, 'playbook'),
   ),
   checklist: inFormat('checklist', checklistMarkdown, (data, f) => {
-    const { phase: phaseFilter, include, technologies, limit, ...rest } = f
-    const extras = readExtras(data, technologies, limit)
+    const { phase: phaseFilter, include, technologies, limit, change, ...rest } = f
+    const extras = readExtras(data, technologies, limit, change)
     if ('problem' in extras) return { ok: false, problem: extras.problem }
     const phase = phaseFilter === undefined ? undefined : findPhase(phaseFilter)
     if (phaseFilter !== undefined && !phase)

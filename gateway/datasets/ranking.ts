@@ -8,7 +8,9 @@
  * within each, most severe first: a trap's own severity (irreversible > outage > degraded), a gate's
  * or a rule's the harm it guards against (content/harm.yaml). At the
  * same level a trap (the named technology's own mechanism) comes before a gate before a rule, then
- * the content order.
+ * the content order. With `change`, the traps told best in the change's own words (at most
+ * CHANGE_LEADS, each scoring at least half the best) come first of all: the trap this change walks
+ * into outranks every general item.
  */
 import type { PublishedGate, PublishedRule } from '../../schema/datasets.js'
 import type { HarmBundle, HarmEntry } from '../../schema/harm.js'
@@ -32,6 +34,8 @@ export interface RankedItem {
 }
 
 const KIND_ORDER: Record<RankedKind, number> = { trap: 0, gate: 1, rule: 2 }
+/** The most traps the change's words lift above everything else. */
+export const CHANGE_LEADS = 3
 const levelOrder = (s: Severity) => SEVERITIES.indexOf(s)
 /** One line without its closing full stop, so a sentence can follow it. */
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim().replace(/\.+$/, '')
@@ -69,20 +73,35 @@ function becauseText(why: AppliesBecause | undefined): { actions: string[]; text
 interface Candidate extends RankedItem {
   held: boolean
   order: number
+  /** Its place among the traps the change's words lead with (0 first); Infinity for the rest. */
+  lead: number
 }
 
-function trapCandidate(t: SelectedTrap, order: number): Candidate {
+/** The ids of the traps the change's words lead with, best first. */
+function changeLeads(traps: readonly SelectedTrap[]): string[] {
+  const scored = traps.filter((t) => (t.matched?.score ?? 0) > 0)
+  const best = Math.max(0, ...scored.map((t) => t.matched?.score ?? 0))
+  return scored
+    .filter((t) => (t.matched?.score ?? 0) >= best / 2)
+    .sort((a, b) => (b.matched?.score ?? 0) - (a.matched?.score ?? 0))
+    .slice(0, CHANGE_LEADS)
+    .map((t) => t.id)
+}
+
+function trapCandidate(t: SelectedTrap, order: number, lead: number): Candidate {
   const holds = t.versions ? `, holds for ${t.versions}` : ''
   const change = t.brought_by.length ? ` for ${t.brought_by.join(' + ')}` : ''
+  const words = t.matched?.words.length ? `; told in your change's words (${t.matched.words.join(', ')})` : ''
   return {
     kind: 'trap',
     id: t.id,
     title: oneLine(t.trap),
     level: t.severity,
     actions: t.brought_by,
-    why: `a known trap of ${t.asked_as.join(', ') || t.technology}${change}${holds}; run its probe first`,
+    why: `a known trap of ${t.asked_as.join(', ') || t.technology}${change}${holds}${words}; run its probe first`,
     held: true,
     order,
+    lead,
   }
 }
 
@@ -108,6 +127,7 @@ function gateCandidate(
     why: `${effect}; ${b.text}`,
     held: b.held,
     order,
+    lead: Number.POSITIVE_INFINITY,
   }
 }
 
@@ -127,6 +147,7 @@ function ruleCandidate(
     why: `advice learned from ${r.incident.organisation} (${r.incident.date}); ${b.text}`,
     held: b.held,
     order,
+    lead: Number.POSITIVE_INFINITY,
   }
 }
 
@@ -150,8 +171,10 @@ export function rank(
   /** What each gate and rule guards against (content/harm.yaml): its rank. */
   harm: HarmBundle = { gates: {}, rules: {} },
 ): Ranked {
+  const leads = changeLeads(items.traps)
+  const leadOf = (id: string) => (leads.includes(id) ? leads.indexOf(id) : Number.POSITIVE_INFINITY)
   const candidates: Candidate[] = [
-    ...items.traps.map((t, i) => trapCandidate(t, i)),
+    ...items.traps.map((t, i) => trapCandidate(t, i, leadOf(t.id))),
     ...items.gates.map((g, i) => gateCandidate(g, items.because[g.id], i, harm.gates[g.id])),
     ...items.rules.map((r, i) => ruleCandidate(r, items.because[r.id], i, harm.rules[r.id])),
   ]
@@ -161,12 +184,13 @@ export function rank(
     .sort(
       (a, b) =>
         Number(b.held) - Number(a.held) ||
+        (a.lead === b.lead ? 0 : a.lead < b.lead ? -1 : 1) ||
         levelOrder(a.level) - levelOrder(b.level) ||
         KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||
         a.order - b.order,
     )
     .filter((c) => !seen.has(`${c.kind}:${c.id}`) && seen.add(`${c.kind}:${c.id}`))
-  const line = ({ held: _, order: __, ...item }: Candidate): RankedItem => item
+  const line = ({ held: _, order: __, lead: ___, ...item }: Candidate): RankedItem => item
   // Only what is known to apply is given in full: an item an unanswered fact keeps is one line
   // under "also consider", naming the answer that would settle it (no stall on an input that may
   // not exist for this change).

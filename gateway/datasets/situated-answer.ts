@@ -9,6 +9,7 @@ import { routeByName } from '../../schema/routes.js'
 import type { AppliesBecause } from '../../schema/situation.js'
 import type { ResolvedTechnology } from '../../schema/technologies.js'
 import { badRequest, type Problem } from '../http/problem.js'
+import { readChange } from './change-match.js'
 import { doNoHarm, type OpenQuestion } from './do-no-harm.js'
 import { type Ranked, rank, readLimit } from './ranking.js'
 import {
@@ -24,23 +25,36 @@ export interface Extras {
   limit: number
   /** Whether the call named a limit other than the default (only then is it bound). */
   limitGiven: boolean
+  /** The change in the agent's words, normalised; only with technologies (it ranks their traps). */
+  change?: string
 }
 
-/** Reads `technologies` and `limit` from a call's filters; a bad value is a 400 naming it. */
+/** Reads `technologies`, `change` and `limit` from a call's filters; a bad value is a 400 naming it. */
 export function readExtras(
   data: BundleData,
   technologies: string | undefined,
   limit: string | undefined,
+  change?: string,
 ): Extras | { problem: Problem } {
   const l = readLimit(limit)
   if ('detail' in l) return { problem: badRequest(l.detail, { parameter: 'limit' }) }
-  if (technologies === undefined) return { limit: l.limit, limitGiven: l.given }
+  const c = readChange(change)
+  if ('detail' in c) return { problem: badRequest(c.detail, { parameter: 'change' }) }
+  if (technologies === undefined) {
+    if (c.change !== undefined)
+      return {
+        problem: badRequest('change ranks the traps of the technologies named: send technologies with it', {
+          parameter: 'change',
+        }),
+      }
+    return { limit: l.limit, limitGiven: l.given }
+  }
   const read = readAskedTechnologies(technologies, data.traps)
   if ('parameter' in read)
     return {
       problem: technologiesProblem(read.detail),
     }
-  return { technologies: read, limit: l.limit, limitGiven: l.given }
+  return { technologies: read, limit: l.limit, limitGiven: l.given, ...c }
 }
 
 /** A `technologies` value that cannot be read: a 400 naming it, its pattern and what it takes. */
@@ -54,6 +68,7 @@ export const technologiesProblem = (detail: string): Problem =>
 /** The filters the extras add to the payment binding. */
 export const extrasFilters = (e: Extras): Record<string, string> => ({
   ...(e.technologies ? { technologies: e.technologies.normalised } : {}),
+  ...(e.change !== undefined ? { change: e.change } : {}),
   ...(e.limitGiven ? { limit: String(e.limit) } : {}),
 })
 
@@ -83,7 +98,7 @@ export function rankedAnswer(
   },
 ): RankedAnswer {
   const t = extras.technologies
-  const selection = t ? selectTraps(data.traps, t.resolved, t.normalised, actions) : undefined
+  const selection = t ? selectTraps(data.traps, t.resolved, t.normalised, actions, extras.change) : undefined
   const kindOf = (id: string) => data.traps.technologies.find((x) => x.technology === id)?.kind
   const harmless = doNoHarm(data.harm, facts, t?.resolved, kindOf, {
     ...items,

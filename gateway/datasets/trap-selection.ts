@@ -1,7 +1,10 @@
 /**
  * The traps an answer holds: those of the technologies named whose actions meet the actions asked
  * (every action when none is asked) and whose versions admit a version asked (any, when none is
- * given). Every name with no trap on file, or none for this change, is said so in plain words.
+ * given). With `change`, each is scored by the words it shares with the change, and a trap sharing
+ * at least CHANGE_WORDS_TO_BRING of them comes even when its actions differ (an agent's choice of
+ * action is loose; the words it uses for the change are not). Every name with no trap on file, or
+ * none for this change, is said so in plain words.
  */
 import {
   type AskedTechnology,
@@ -13,6 +16,10 @@ import {
 } from '../../schema/technologies.js'
 import type { Trap, TrapsBundle } from '../../schema/traps.js'
 import { rangeAdmits } from '../../schema/version-range.js'
+import { type ChangeMatch, matchChange } from './change-match.js'
+
+/** The words a trap must share with `change` to come although its actions differ from those asked. */
+export const CHANGE_WORDS_TO_BRING = 2
 
 /** A trap as an answer carries it: the trap, whose it is, and the asked actions that brought it. */
 export interface SelectedTrap extends Trap {
@@ -21,6 +28,8 @@ export interface SelectedTrap extends Trap {
   brought_by: string[]
   /** The names as asked that brought it (`postgresql@16`, `pg`). */
   asked_as: string[]
+  /** How it meets the change described; absent when no `change` was sent. */
+  matched?: ChangeMatch
 }
 
 /** What the answer echoes about the names: canonical, covered, not covered, and why nothing came. */
@@ -57,26 +66,40 @@ export function selectTraps(
   resolved: readonly ResolvedTechnology[],
   normalised: string,
   actions: readonly string[],
+  change?: string,
 ): TrapSelection {
   const traps: SelectedTrap[] = []
   const notes: string[] = []
   const covered = [...new Set(resolved.flatMap((r) => (r.id ? [r.id] : [])))].sort()
   const uncovered = [...new Set(resolved.filter((r) => !r.id).map((r) => r.name))].sort()
   for (const name of uncovered) notes.push(`no traps on file for ${name}`)
-  for (const id of covered) {
-    const file = bundle.technologies.find((t) => t.technology === id)
-    if (!file) continue
+  const files = covered.flatMap((id) => bundle.technologies.find((t) => t.technology === id) ?? [])
+  const admitted = (id: string, t: Trap) =>
+    resolved.some((r) => r.id === id && rangeAdmits(t.versions, r.version))
+  // Weighed among every trap of the names asked (at their versions), not only those for the action.
+  const matches = change
+    ? matchChange(
+        change,
+        files.flatMap((f) => f.traps.filter((t) => admitted(f.technology, t))),
+      )
+    : undefined
+  for (const file of files) {
+    const id = file.technology
     const asked = resolved.filter((r) => r.id === id)
     const versions = asked.map((a) => a.version)
-    const forChange = file.traps.filter((t) => !actions.length || t.actions.some((a) => actions.includes(a)))
-    const kept = forChange.filter((t) => versions.some((v) => rangeAdmits(t.versions, v)))
-    for (const t of kept)
+    const forAction = (t: Trap) => !actions.length || t.actions.some((a) => actions.includes(a))
+    const byWords = (t: Trap) => (matches?.get(t.id)?.words.length ?? 0) >= CHANGE_WORDS_TO_BRING
+    const kept = file.traps.filter((t) => admitted(id, t) && (forAction(t) || byWords(t)))
+    for (const t of kept) {
+      const matched = matches?.get(t.id)
       traps.push({
         ...t,
         technology: id,
         brought_by: actions.filter((a) => (t.actions as readonly string[]).includes(a)),
         asked_as: asked.filter((a) => rangeAdmits(t.versions, a.version)).map(asText),
+        ...(matched ? { matched } : {}),
       })
+    }
     if (!kept.length) {
       const change = actions.length ? ` and ${actions.join(' + ')}` : ''
       const at = versions.every((v) => v !== undefined) ? ` at ${versions.join(' or ')}` : ''

@@ -8,7 +8,7 @@ import { stripe } from 'mppx/client'
 import { McpClient } from 'mppx/mcp/client'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Catalogue } from '../../schema/datasets.js'
-import { LIMIT_DEFAULT } from '../../schema/routes.js'
+import { CHANGE_MAX, LIMIT_DEFAULT } from '../../schema/routes.js'
 import { mcpClient } from '../support/mcp.js'
 import {
   authorization,
@@ -23,6 +23,7 @@ import {
 interface Line {
   kind: string
   id: string
+  title: string
   level: string
   why: string
 }
@@ -107,6 +108,9 @@ describe('the paid checklist with technologies', () => {
       ['action=deploy&limit=51', 'limit'],
       ['action=deploy&limit=many', 'limit'],
       ['action=deploy&limit=3&limit=4', 'limit'],
+      // change ranks the traps of the names asked: alone it cannot be right.
+      ['action=deploy&change=add+partitions', 'change'],
+      [`action=deploy&technologies=kafka&change=${'word '.repeat(CHANGE_MAX / 5 + 1)}`, 'change'],
     ] as const) {
       const r = await get(`/v1/fde-preship-checklist?${query}`)
       expect(r.status, query).toBe(400)
@@ -145,6 +149,32 @@ describe('the paid checklist with technologies', () => {
       expect(t.source_url).toMatch(/^https:\/\//)
     }
     for (const l of listed) expect(l.why).toContain('for deploy')
+  })
+
+  it('behavior: with change, the trap told in its words leads the paid answer, and a credential for one change cannot buy another', async () => {
+    // Any covered technology with two or more traps: the words of its last trap's line are the change.
+    const technology = covered.find((t) => t.traps >= 2)
+    if (!technology) throw new Error('no technology has two traps on file')
+    const preview = (await (
+      await get(`/v1/fde-lessons/preview?technologies=${technology.id}`)
+    ).json()) as Answer
+    const target = preview.ranked.at(-1) as Line
+    const change = target.title.split(/\s+/).slice(0, 12).join(' ')
+    const query = `technologies=${technology.id}&change=${encodeURIComponent(change)}`
+    const { paid } = await payOnce(`/v1/fde-preship-checklist?${query}`)
+    expect(paid.status).toBe(200)
+    const answer = (await paid.json()) as Answer
+    expect(answer.ranked[0]?.id).toBe(target.id)
+    expect(answer.ranked[0]?.why).toContain("told in your change's words")
+    const unpaid = await get(`/v1/fde-preship-checklist?${query}`)
+    const other = await get(
+      `/v1/fde-preship-checklist?technologies=${technology.id}&change=something+else+entirely`,
+      {
+        headers: { authorization: authorization(challengeFrom(unpaid), { spt: token() }) },
+      },
+    )
+    expect(other.status).toBe(402)
+    expect(((await other.json()) as { type: string }).type).toMatch(/invalid-challenge$/)
   })
 
   it('error: a credential bought for one set of technologies cannot buy another, and nothing is charged', async () => {
