@@ -241,7 +241,7 @@ export function llmsTxt(
   const link = (path: string, name: string, note: string) => `- [${name}](${urls.base_url}${path}): ${note}`
   const routeLines = (access: string) =>
     ROUTES.filter((r) => r.access === access).map((r) => {
-      const query = r.params.map((p) => `${p.name}=${p.example}`).join('&')
+      const query = r.params.map((p) => `${p.name}=${p.example.replaceAll(' ', '+')}`).join('&')
       return link(`${r.path}${query ? `?${query}` : ''}`, `${r.method} ${r.path}`, r.summary)
     })
   // Ordered for the reader who came to buy: what is sold and how to ask for it first, then the
