@@ -1,5 +1,6 @@
 /**
  * npx tsx scripts/editor/ask.ts action=deploy targets=12 emergency=false [format=agents-md|json|ids]
+ * npx tsx scripts/editor/ask.ts route=catalogue   (the free catalogue, as JSON)
  *
  * The editor's view of a situated answer: the checklist and the lessons exactly as an agent buying
  * them would get them, rendered by the gateway's own preparation (PREPARE) from this checkout's
@@ -51,11 +52,12 @@ async function main(args: readonly string[]) {
   const data = await readDist()
   if (format === 'sizes') return printBudgets(data)
   const out: string[] = []
-  // route=preview alone prints the standing instructions (the free foundational rules)
-  // include=rules is the checklist's one file with the rules in it: the lessons route has no such parameter
+  // route=preview alone prints the standing instructions (the free foundational rules), route=catalogue
+  // the free catalogue; include=rules is the checklist's one file with the rules in it (the lessons
+  // route has no such parameter)
   const routes =
-    situation.route === 'preview'
-      ? (['preview'] as const)
+    situation.route === 'preview' || situation.route === 'catalogue'
+      ? ([situation.route] as const)
       : situation.include === 'rules'
         ? (['checklist'] as const)
         : (['checklist', 'lessons'] as const)
