@@ -1,5 +1,6 @@
 /**
- * The payment problem types of draft-httpauth-payment (RFC 9457 `type` URIs) and their titles.
+ * The payment problem types of draft-httpauth-payment-01 §8.2 (RFC 9457 `type` URIs) and their
+ * titles, beside this service's own.
  */
 import { PAYMENT_TOKEN_SUMMARY } from '../../schema/payment-token.js'
 import type { Retryable } from '../../schema/retryable.js'

@@ -1,6 +1,6 @@
 /**
  * The 402 flow over HTTP against the running service: challenge, settlement, receipt, and every
- * refusal of the draft's table, each with no payload and no extra charge.
+ * refusal of the table in draft-httpauth-payment-01 §4.2, each with no payload and no extra charge.
  */
 import { Challenge, Credential } from 'mppx'
 import { describe, expect, it } from 'vitest'
