@@ -54,7 +54,7 @@ function paymentRefusals() {
     PaymentRequired: {
       description:
         'Payment required (retryable "pay-again"): pay a fresh offer (WWW-Authenticate, PAYMENT-REQUIRED or the body\'s x402 v1 accepts) and repeat the call (payment-refunded: this credential was charged, not delivered, and refunded). payment-action-required ("same-credential"): the card needs an extra step; WWW-Authenticate repeats this credential\'s challenge; complete the step, then send the same credential',
-      content: paymentProblem('application/json'),
+      content: paymentProblem('application/problem+json'),
       headers: {
         'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' },
         'PAYMENT-REQUIRED': { $ref: '#/components/headers/PAYMENT-REQUIRED' },

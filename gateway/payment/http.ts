@@ -292,11 +292,9 @@ async function challengeResponse(
   url: string,
   assets: AssetReader,
 ) {
-  // 402 bodies are application/json (schema/CONTRACT.md §7); every other refusal is an RFC 9457 problem.
-  const headers = new Headers({
-    'content-type': r.status === 402 ? 'application/json' : 'application/problem+json',
-    'cache-control': 'no-store',
-  })
+  // Every refusal, the 402 included, is an RFC 9457 problem (draft-httpauth-payment-01 §8.1); x402
+  // v1 clients read the 402 body's offer as JSON whatever its media type.
+  const headers = new Headers({ 'content-type': 'application/problem+json', 'cache-control': 'no-store' })
   // Only a 402 carries a challenge, and a fresh one only when paying again is the remedy. A pending
   // payment (503) keeps the credential retryable, a client over its failure limit (429) must wait,
   // and a settled credential (409) must never pay again.
