@@ -230,7 +230,9 @@ function operation(route: Route, facts: readonly Fact[]) {
         'Content-Digest': { $ref: '#/components/headers/Content-Digest' },
       },
     }
-    responses['400'] = problem('A malformed parameter or Idempotency-Key; nothing is claimed or charged')
+    responses['400'] = problem(
+      'A malformed parameter or Idempotency-Key, or more than one payment (a credential in Payment-Authorization is never read); nothing is claimed or charged',
+    )
     // The refusals are the same for every paid call: written once under components/responses.
     for (const [status, name] of Object.entries(PAYMENT_REFUSALS))
       responses[status] = { $ref: `#/components/responses/${name}` }

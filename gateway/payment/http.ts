@@ -39,6 +39,7 @@ import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_RULE, parseIdempotencyKey } fro
 import { problemBody, type Refusal, refusal } from './problems.js'
 import type { Receipt } from './receipt.js'
 import type { KeptAnswer } from './settlement.js'
+import { PAYMENT_AUTHORIZATION_HEADER, paymentCredentialCount, severalPayments } from './several-payments.js'
 
 /**
  * A paid answer is bound to one credential: no shared cache may keep it (private), and no browser or
@@ -134,19 +135,13 @@ export async function requirePayment(
         ),
       ),
     }
-  if (payments > 1)
-    return {
-      paid: false,
-      outcome: 'rejected',
-      response: problemResponse(
-        badRequest('send one payment: Authorization: Payment, PAYMENT-SIGNATURE or X-PAYMENT, not two', {
-          field: hasPayment && x402 ? 'PAYMENT-SIGNATURE' : 'X-PAYMENT',
-          allowed: 'one of Authorization: Payment, PAYMENT-SIGNATURE and X-PAYMENT',
-          // Nothing was claimed or charged: the same request with one of them will be judged.
-          retryable: 'same-credential',
-        }),
-      ),
-    }
+  const several = severalPayments({
+    authorization: Math.max(paymentCredentialCount(header), Number(hasPayment)),
+    paymentAuthorization: paymentCredentialCount(request.headers.get(PAYMENT_AUTHORIZATION_HEADER)),
+    paymentSignature: !!x402,
+    xPayment: !!xPayment,
+  })
+  if (several) return { paid: false, outcome: 'rejected', response: problemResponse(several) }
   const idempotencyKey = parseIdempotencyKey(request.headers.get(IDEMPOTENCY_KEY_HEADER) ?? undefined)
   // A malformed key is the client's error, answered before anything is claimed or charged.
   if (idempotencyKey === null)
