@@ -222,6 +222,7 @@ function operation(route: Route, facts: readonly Fact[]) {
     op.parameters = [
       ...((op.parameters as unknown[]) ?? []),
       { $ref: '#/components/parameters/Idempotency-Key' },
+      { $ref: '#/components/parameters/Accept-Payment' },
     ]
     responses['200'] = {
       ...(responses['200'] as object),
@@ -332,12 +333,20 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
           description: `Optional on paid calls: repeated with the same credential and key within ${ANSWER_REPLAY_HOURS} hours, the request gets its original answer again (same bytes, Content-Digest and Payment-Receipt), with no second charge.`,
           schema: { type: 'string', description: IDEMPOTENCY_KEY_RULE, maxLength: 257 },
         },
+        'Accept-Payment': {
+          name: 'Accept-Payment',
+          in: 'header',
+          required: false,
+          description:
+            'Optional (draft-httpauth-payment-01 §7.4), e.g. "evm/charge" or "stripe/charge;q=0.5, evm/charge": the 402 then carries the Payment challenges of the methods you weigh above q=0, highest first. Absent, malformed or matching none: every method, stripe first. The x402 offers do not change with it',
+          schema: { type: 'string' },
+        },
       },
       securitySchemes: {
         payment: {
           type: 'http',
           scheme: 'Payment',
-          description: `IETF HTTP "Payment" scheme: answer the 402 challenge, then send Authorization: Payment <credential>; ${PAYMENT_TOKEN_SUMMARY} ${WALLET_PAYMENT_SUMMARY} ${WALLET_REFUND_SHORT}`,
+          description: `HTTP "Payment" scheme (draft-httpauth-payment-01): answer the 402 challenge, then send Authorization: Payment <credential>; ${PAYMENT_TOKEN_SUMMARY} ${WALLET_PAYMENT_SUMMARY} ${WALLET_REFUND_SHORT}`,
         },
       },
       headers: {
@@ -360,7 +369,7 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
         },
         'WWW-Authenticate': {
           description:
-            'Payment challenges: id, realm, method ("stripe", then "evm"), intent="charge", request, description, expires, opaque',
+            'Payment challenges: id, realm, method ("stripe", then "evm", unless Accept-Payment asks otherwise), intent="charge", request, description, expires, opaque',
           schema: { type: 'string' },
         },
         'PAYMENT-REQUIRED': {

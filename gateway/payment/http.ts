@@ -12,6 +12,7 @@ import { badRequest, problem, problemResponse } from '../http/problem.js'
 import type { Binding } from './binding.js'
 import { asIssued, formatChallenge, issueChallenge } from './challenge.js'
 import { cardOffer, type Ledger, type PaymentConfig, type Settlement, verifyAndSettle } from './charge.js'
+import { ACCEPT_PAYMENT_HEADER, type PaymentRange, parseAcceptPayment, preferredOffers } from './accept-payment.js'
 import { clientKey } from './client-key.js'
 import { type Credential, MalformedCredential, parseAuthorization } from './credential.js'
 import { challengeFromAccepted, evmOffer } from './evm/challenge.js'
@@ -103,7 +104,9 @@ export async function requirePayment(
   const hasPayment = !!header && /^payment(\s|$)/i.test(header.trim())
   const x402 = config.evm ? request.headers.get(PAYMENT_SIGNATURE_HEADER) : null
   const xPayment = config.evm ? request.headers.get(X_PAYMENT_HEADER) : null
-  const challenge = (r: Refusal) => challengeResponse(config, binding, description, r, url, env.ASSETS)
+  const accepted = parseAcceptPayment(request.headers.get(ACCEPT_PAYMENT_HEADER))
+  const challenge = (r: Refusal) =>
+    challengeResponse(config, binding, description, r, url, env.ASSETS, accepted)
   const payments = [hasPayment, !!x402, !!xPayment].filter(Boolean).length
   // HEAD never pays: it would use the credential up and deliver no body. With a credential it gets
   // no challenge either (its body, which would say so, is dropped): the credential is left to its GET.
@@ -286,6 +289,7 @@ async function challengeResponse(
   r: Refusal,
   url: string,
   assets: AssetReader,
+  accepted: PaymentRange[] | undefined,
 ) {
   // Every refusal, the 402 included, is an RFC 9457 problem (draft-httpauth-payment-01 §8.1); x402
   // v1 clients read the 402 body's offer as JSON whatever its media type.
@@ -294,18 +298,23 @@ async function challengeResponse(
   // payment (503) keeps the credential retryable, a client over its failure limit (429) must wait,
   // and a settled credential (409) must never pay again.
   const fresh = r.status === 402 && !r.challenge
-  const challenge =
-    r.status === 402
-      ? r.challenge
-        ? asIssued(r.challenge, description)
-        : await issueChallenge(config, cardOffer(config), binding, description)
-      : undefined
-  if (challenge) headers.append('www-authenticate', formatChallenge(challenge))
   // The same price in USDC beside the card: a second challenge, and the same offer on the x402 wire.
+  const wallet =
+    fresh && config.evm ? await issueChallenge(config, evmOffer(config.evm), binding, description) : undefined
+  // Fresh challenges in the order the client's Accept-Payment asks for (accept-payment.ts); the
+  // x402 offers below are x402's and stay whatever it says.
+  const challenges = fresh
+    ? preferredOffers(
+        [await issueChallenge(config, cardOffer(config), binding, description), ...(wallet ? [wallet] : [])],
+        accepted,
+      )
+    : r.status === 402 && r.challenge
+      ? [asIssued(r.challenge, description)]
+      : []
+  for (const c of challenges) headers.append('www-authenticate', formatChallenge(c))
+  const challenge = challenges[0]
   let v1Offer: Record<string, unknown> = {}
-  if (fresh && config.evm) {
-    const wallet = await issueChallenge(config, evmOffer(config.evm), binding, description)
-    headers.append('www-authenticate', formatChallenge(wallet))
+  if (wallet && config.evm) {
     // What a crawler catalogues the route by (the bazaar extension and service metadata).
     const declared = await declarationFor(assets, new URL(url).pathname)
     headers.set(
