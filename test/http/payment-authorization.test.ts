@@ -1,10 +1,14 @@
 /**
  * Payment-Authorization (draft-httpauth-payment-01 §5.2, §11.10, App. B.4). This service's challenges
  * carry no `header` parameter, so a credential there never pays; beside another payment it makes
- * two, and several payments are a 400 with nothing claimed or charged.
+ * two, and several payments are a 400 with nothing claimed or charged. Every answer the Worker gives
+ * a request carrying the field is kept out of shared caches.
  */
+import { statSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { cardCredential, decodeReceipt, get, processorLedger } from '../support/service.js'
+import { ROUTES } from '../../schema/routes.js'
+import { cardCredential, decodeReceipt, get, processorLedger, publicDir } from '../support/service.js'
 
 const PATH = '/v1/fde-lessons?topic=deploy'
 
@@ -55,5 +59,37 @@ describe('several Payment credentials in one request', () => {
     expect(r.headers.get('www-authenticate')).toMatch(/^Payment /)
     expect(((await r.json()) as { type: string }).type).toMatch(/\/payment-required$/)
     expect((await processorLedger()).calls).toBe(before.calls)
+  })
+})
+
+/** The GET routes the Worker answers (the rest are files the asset store serves before it runs). */
+const workerRoutes = ROUTES.filter(
+  (r) => r.method === 'GET' && !statSync(join(publicDir(), r.path), { throwIfNoEntry: false })?.isFile(),
+)
+
+const sharedCacheMayStore = (cacheControl: string | null) =>
+  !(cacheControl ?? '').split(',').some((d) => ['private', 'no-store'].includes(d.trim().toLowerCase()))
+
+describe('Cache-Control when a request carries Payment-Authorization', () => {
+  it('behavior: every answer of the Worker is private or no-store, free routes included', async () => {
+    expect(workerRoutes.map((r) => r.path)).toContain('/v1/catalogue')
+    const { authorization } = await cardCredential(PATH)
+    for (const route of workerRoutes) {
+      const r = await get(route.path, { headers: { 'payment-authorization': authorization } })
+      await r.arrayBuffer()
+      expect(sharedCacheMayStore(r.headers.get('cache-control')), `${route.path}: ${r.status}`).toBe(false)
+    }
+  })
+
+  it('behavior: a free answer keeps its max-age, made private; without the field it stays public', async () => {
+    const { authorization } = await cardCredential(PATH)
+    const carrying = await get('/v1/catalogue', { headers: { 'payment-authorization': authorization } })
+    expect(carrying.status).toBe(200)
+    expect(carrying.headers.get('cache-control')).toBe('private, max-age=300')
+    const plain = await get('/v1/catalogue')
+    expect(plain.headers.get('cache-control')).toBe('public, max-age=300')
+    // Any value of the field counts, a credential or not.
+    const odd = await get('/v1/pricing/index', { headers: { 'payment-authorization': 'x' } })
+    expect(sharedCacheMayStore(odd.headers.get('cache-control'))).toBe(false)
   })
 })
