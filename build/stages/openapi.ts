@@ -222,7 +222,6 @@ function operation(route: Route, facts: readonly Fact[]) {
     op.parameters = [
       ...((op.parameters as unknown[]) ?? []),
       { $ref: '#/components/parameters/Idempotency-Key' },
-      { $ref: '#/components/parameters/Accept-Payment' },
     ]
     responses['200'] = {
       ...(responses['200'] as object),
@@ -231,9 +230,7 @@ function operation(route: Route, facts: readonly Fact[]) {
         'Content-Digest': { $ref: '#/components/headers/Content-Digest' },
       },
     }
-    responses['400'] = problem(
-      'A malformed parameter or Idempotency-Key, or more than one payment (a credential in Payment-Authorization is never read); nothing is claimed or charged',
-    )
+    responses['400'] = problem('A malformed parameter or Idempotency-Key; nothing is claimed or charged')
     // The refusals are the same for every paid call: written once under components/responses.
     for (const [status, name] of Object.entries(PAYMENT_REFUSALS))
       responses[status] = { $ref: `#/components/responses/${name}` }
@@ -333,14 +330,6 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
           description: `Optional on paid calls: repeated with the same credential and key within ${ANSWER_REPLAY_HOURS} hours, the request gets its original answer again (same bytes, Content-Digest and Payment-Receipt), with no second charge.`,
           schema: { type: 'string', description: IDEMPOTENCY_KEY_RULE, maxLength: 257 },
         },
-        'Accept-Payment': {
-          name: 'Accept-Payment',
-          in: 'header',
-          required: false,
-          description:
-            'Optional (draft-httpauth-payment-01 §7.4), e.g. "evm/charge" or "stripe/charge;q=0.5, evm/charge": the 402 then carries the Payment challenges of the methods you weigh above q=0, highest first. Absent, malformed or matching none: every method, stripe first. The x402 offers do not change with it',
-          schema: { type: 'string' },
-        },
       },
       securitySchemes: {
         payment: {
@@ -369,7 +358,7 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
         },
         'WWW-Authenticate': {
           description:
-            'Payment challenges: id, realm, method ("stripe", then "evm", unless Accept-Payment asks otherwise), intent="charge", request, description, expires, opaque',
+            'Payment challenges: id, realm, method ("stripe", then "evm"; an Accept-Payment header such as "evm/charge" picks and orders them), intent="charge", request, description, expires, opaque',
           schema: { type: 'string' },
         },
         'PAYMENT-REQUIRED': {
