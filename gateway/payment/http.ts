@@ -9,10 +9,15 @@ import { PRICE } from '../../schema/routes.js'
 import type { AssetReader } from '../datasets/bundle-store.js'
 import type { Env } from '../env.js'
 import { badRequest, problem, problemResponse } from '../http/problem.js'
+import {
+  ACCEPT_PAYMENT_HEADER,
+  type PaymentRange,
+  parseAcceptPayment,
+  preferredOffers,
+} from './accept-payment.js'
 import type { Binding } from './binding.js'
 import { asIssued, formatChallenge, issueChallenge } from './challenge.js'
 import { cardOffer, type Ledger, type PaymentConfig, type Settlement, verifyAndSettle } from './charge.js'
-import { ACCEPT_PAYMENT_HEADER, type PaymentRange, parseAcceptPayment, preferredOffers } from './accept-payment.js'
 import { clientKey } from './client-key.js'
 import { type Credential, MalformedCredential, parseAuthorization } from './credential.js'
 import { challengeFromAccepted, evmOffer } from './evm/challenge.js'

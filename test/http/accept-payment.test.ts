@@ -48,7 +48,13 @@ describe('Accept-Payment', () => {
   })
 
   it('error: a header that breaks the grammar, or accepts nothing offered, is ignored: both challenges', async () => {
-    for (const accept of ['Stripe/charge', 'evm/charge;q=2', 'evm/charge;level=1', 'tempo/charge', 'evm/charge;q=0'])
+    for (const accept of [
+      'Stripe/charge',
+      'evm/charge;q=2',
+      'evm/charge;level=1',
+      'tempo/charge',
+      'evm/charge;q=0',
+    ])
       expect((await offers(accept)).methods, accept).toEqual(['stripe', 'evm'])
   })
 })
