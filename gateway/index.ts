@@ -16,6 +16,7 @@ import { prefersMarkdown } from './http/accept.js'
 import { preflight, withCors } from './http/cors.js'
 import { hungUp, isHangUp } from './http/hang-up.js'
 import { jsonResponse, serializedResponse, serializeOnce } from './http/json.js'
+import { privateIfPaymentAuthorization } from './http/private-cache.js'
 import { notFound, problem, problemResponse } from './http/problem.js'
 import { handleMcp } from './mcp/handler.js'
 import { accountBacklog } from './payment/attempts.js'
@@ -253,7 +254,7 @@ export default {
     }
     // HEAD answers like GET without a body.
     if (request.method === 'HEAD') response = new Response(null, response)
-    return withCors(request, response)
+    return withCors(request, privateIfPaymentAuthorization(request, response))
   },
   /** The Cron Trigger (wrangler.jsonc): refund every charge that was never delivered and can no longer be. */
   async scheduled(controller: ScheduledController, env: Env): Promise<void> {

@@ -275,7 +275,7 @@ export function llmsTxt(
     ),
     '',
     '## Paying',
-    `Paying: every paid call costs ${PRICE.display}. Call it unpaid, get 402 with a WWW-Authenticate: Payment challenge (method stripe, intent charge, amount ${PRICE.amount}, currency ${PRICE.currency}), pay it, repeat the same call with Authorization: Payment <credential>. The 200 carries a Payment-Receipt header. Malformed parameters answer 400 and empty filters 404, both before any challenge, so they are never charged.`,
+    `Paying: every paid call costs ${PRICE.display}. Call it unpaid, get 402 with a WWW-Authenticate: Payment challenge (method stripe, intent charge, amount ${PRICE.amount}, currency ${PRICE.currency}), pay it, repeat the same call with Authorization: Payment <credential> (one credential, in that field only). Send Accept-Payment (draft-httpauth-payment-01 §7.4; e.g. evm/charge) to be offered only the methods you hold, best first. The 200 carries a Payment-Receipt header. Malformed parameters answer 400 and empty filters 404, both before any challenge, so they are never charged.`,
     `Ways to pay (choose the one you hold; the 402 names those this deployment offers): ${PAYMENT_WAYS.map(paymentWayLine).join(' ')}`,
     `Payment token: ${PAYMENT_TOKEN_HOW_TO}`,
     `Paying with a wallet key: ${WALLET_PAYMENT_HOW_TO}`,

@@ -54,7 +54,7 @@ function paymentRefusals() {
     PaymentRequired: {
       description:
         'Payment required (retryable "pay-again"): pay a fresh offer (WWW-Authenticate, PAYMENT-REQUIRED or the body\'s x402 v1 accepts) and repeat the call (payment-refunded: this credential was charged, not delivered, and refunded). payment-action-required ("same-credential"): the card needs an extra step; WWW-Authenticate repeats this credential\'s challenge; complete the step, then send the same credential',
-      content: paymentProblem('application/json'),
+      content: paymentProblem('application/problem+json'),
       headers: {
         'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' },
         'PAYMENT-REQUIRED': { $ref: '#/components/headers/PAYMENT-REQUIRED' },
@@ -335,7 +335,7 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
         payment: {
           type: 'http',
           scheme: 'Payment',
-          description: `IETF HTTP "Payment" scheme: answer the 402 challenge, then send Authorization: Payment <credential>; ${PAYMENT_TOKEN_SUMMARY} ${WALLET_PAYMENT_SUMMARY} ${WALLET_REFUND_SHORT}`,
+          description: `HTTP "Payment" scheme (draft-httpauth-payment-01): answer the 402 challenge, then send Authorization: Payment <credential>; ${PAYMENT_TOKEN_SUMMARY} ${WALLET_PAYMENT_SUMMARY} ${WALLET_REFUND_SHORT}`,
         },
       },
       headers: {
@@ -358,7 +358,7 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
         },
         'WWW-Authenticate': {
           description:
-            'Payment challenges: id, realm, method ("stripe", then "evm"), intent="charge", request, description, expires, opaque',
+            'Payment challenges: id, realm, method ("stripe", then "evm"; an Accept-Payment header such as "evm/charge" picks and orders them), intent="charge", request, description, expires, opaque',
           schema: { type: 'string' },
         },
         'PAYMENT-REQUIRED': {

@@ -2,6 +2,8 @@
  * The challenge id: HMAC-SHA256 over the bound parameters, so the server needs no store to
  * recognise its own challenges. Slot order follows mppx and the conformance vectors:
  * realm|method|intent|request|expires|digest[|header]|opaque (absent values are empty).
+ * draft-httpauth-payment-01 §5.1.2.1.1 appends `header` after `opaque` instead; the two agree on
+ * every challenge without `header`, and this service issues none (only the issuer checks an id).
  */
 import { encodeBytes } from '../../schema/base64url.js'
 

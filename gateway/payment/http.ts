@@ -9,6 +9,12 @@ import { PRICE } from '../../schema/routes.js'
 import type { AssetReader } from '../datasets/bundle-store.js'
 import type { Env } from '../env.js'
 import { badRequest, problem, problemResponse } from '../http/problem.js'
+import {
+  ACCEPT_PAYMENT_HEADER,
+  type PaymentRange,
+  parseAcceptPayment,
+  preferredOffers,
+} from './accept-payment.js'
 import type { Binding } from './binding.js'
 import { asIssued, formatChallenge, issueChallenge } from './challenge.js'
 import { cardOffer, type Ledger, type PaymentConfig, type Settlement, verifyAndSettle } from './charge.js'
@@ -39,6 +45,7 @@ import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_RULE, parseIdempotencyKey } fro
 import { problemBody, type Refusal, refusal } from './problems.js'
 import type { Receipt } from './receipt.js'
 import type { KeptAnswer } from './settlement.js'
+import { PAYMENT_AUTHORIZATION_HEADER, paymentCredentialCount, severalPayments } from './several-payments.js'
 
 /**
  * A paid answer is bound to one credential: no shared cache may keep it (private), and no browser or
@@ -102,7 +109,9 @@ export async function requirePayment(
   const hasPayment = !!header && /^payment(\s|$)/i.test(header.trim())
   const x402 = config.evm ? request.headers.get(PAYMENT_SIGNATURE_HEADER) : null
   const xPayment = config.evm ? request.headers.get(X_PAYMENT_HEADER) : null
-  const challenge = (r: Refusal) => challengeResponse(config, binding, description, r, url, env.ASSETS)
+  const accepted = parseAcceptPayment(request.headers.get(ACCEPT_PAYMENT_HEADER))
+  const challenge = (r: Refusal) =>
+    challengeResponse(config, binding, description, r, url, env.ASSETS, accepted)
   const payments = [hasPayment, !!x402, !!xPayment].filter(Boolean).length
   // HEAD never pays: it would use the credential up and deliver no body. With a credential it gets
   // no challenge either (its body, which would say so, is dropped): the credential is left to its GET.
@@ -134,19 +143,13 @@ export async function requirePayment(
         ),
       ),
     }
-  if (payments > 1)
-    return {
-      paid: false,
-      outcome: 'rejected',
-      response: problemResponse(
-        badRequest('send one payment: Authorization: Payment, PAYMENT-SIGNATURE or X-PAYMENT, not two', {
-          field: hasPayment && x402 ? 'PAYMENT-SIGNATURE' : 'X-PAYMENT',
-          allowed: 'one of Authorization: Payment, PAYMENT-SIGNATURE and X-PAYMENT',
-          // Nothing was claimed or charged: the same request with one of them will be judged.
-          retryable: 'same-credential',
-        }),
-      ),
-    }
+  const several = severalPayments({
+    authorization: Math.max(paymentCredentialCount(header), Number(hasPayment)),
+    paymentAuthorization: paymentCredentialCount(request.headers.get(PAYMENT_AUTHORIZATION_HEADER)),
+    paymentSignature: !!x402,
+    xPayment: !!xPayment,
+  })
+  if (several) return { paid: false, outcome: 'rejected', response: problemResponse(several) }
   const idempotencyKey = parseIdempotencyKey(request.headers.get(IDEMPOTENCY_KEY_HEADER) ?? undefined)
   // A malformed key is the client's error, answered before anything is claimed or charged.
   if (idempotencyKey === null)
@@ -291,28 +294,32 @@ async function challengeResponse(
   r: Refusal,
   url: string,
   assets: AssetReader,
+  accepted: PaymentRange[] | undefined,
 ) {
-  // 402 bodies are application/json (schema/CONTRACT.md §7); every other refusal is an RFC 9457 problem.
-  const headers = new Headers({
-    'content-type': r.status === 402 ? 'application/json' : 'application/problem+json',
-    'cache-control': 'no-store',
-  })
+  // Every refusal, the 402 included, is an RFC 9457 problem (draft-httpauth-payment-01 §8.1); x402
+  // v1 clients read the 402 body's offer as JSON whatever its media type.
+  const headers = new Headers({ 'content-type': 'application/problem+json', 'cache-control': 'no-store' })
   // Only a 402 carries a challenge, and a fresh one only when paying again is the remedy. A pending
   // payment (503) keeps the credential retryable, a client over its failure limit (429) must wait,
   // and a settled credential (409) must never pay again.
   const fresh = r.status === 402 && !r.challenge
-  const challenge =
-    r.status === 402
-      ? r.challenge
-        ? asIssued(r.challenge, description)
-        : await issueChallenge(config, cardOffer(config), binding, description)
-      : undefined
-  if (challenge) headers.append('www-authenticate', formatChallenge(challenge))
   // The same price in USDC beside the card: a second challenge, and the same offer on the x402 wire.
+  const wallet =
+    fresh && config.evm ? await issueChallenge(config, evmOffer(config.evm), binding, description) : undefined
+  // Fresh challenges in the order the client's Accept-Payment asks for (accept-payment.ts); the
+  // x402 offers below are x402's and stay whatever it says.
+  const challenges = fresh
+    ? preferredOffers(
+        [await issueChallenge(config, cardOffer(config), binding, description), ...(wallet ? [wallet] : [])],
+        accepted,
+      )
+    : r.status === 402 && r.challenge
+      ? [asIssued(r.challenge, description)]
+      : []
+  for (const c of challenges) headers.append('www-authenticate', formatChallenge(c))
+  const challenge = challenges[0]
   let v1Offer: Record<string, unknown> = {}
-  if (fresh && config.evm) {
-    const wallet = await issueChallenge(config, evmOffer(config.evm), binding, description)
-    headers.append('www-authenticate', formatChallenge(wallet))
+  if (wallet && config.evm) {
     // What a crawler catalogues the route by (the bazaar extension and service metadata).
     const declared = await declarationFor(assets, new URL(url).pathname)
     headers.set(

@@ -1,5 +1,6 @@
 /**
- * The payment problem types of draft-httpauth-payment (RFC 9457 `type` URIs) and their titles.
+ * The payment problem types of draft-httpauth-payment-01 §8.2 (RFC 9457 `type` URIs) and their
+ * titles, beside this service's own.
  */
 import { PAYMENT_TOKEN_SUMMARY } from '../../schema/payment-token.js'
 import type { Retryable } from '../../schema/retryable.js'
@@ -90,6 +91,8 @@ export function problemBody(r: Refusal, challengeId?: string, walletOffered = fa
 }
 
 const STATUS: Partial<Record<PaymentProblem, Refusal['status']>> = {
+  // 503, not the draft's 500 (§8.2): the outcome is pending, and the same credential is answered
+  // after Retry-After (gateway/payment/README.md, "The draft in force").
   'internal-payment-error': 503,
   'too-many-failed-attempts': 429,
   'payments-busy': 503,

@@ -117,4 +117,16 @@ describe('citations resolve inside the repository', () => {
     expect(cited.length).toBeGreaterThan(0)
     expect(cited.filter((c) => !sections.has(c.section)).map((c) => c.hit)).toEqual([])
   })
+
+  it('behavior: the Payment scheme is cited as the draft in force, draft-httpauth-payment-01', () => {
+    const older = /draft-(?:ietf-)?httpauth-payment(?!-01\b)/g
+    expect(hits(older, (path) => path === THIS_FILE)).toEqual([])
+    // The conformance vectors are copies, but their spec_ref is kept current (test/fixtures/mpp/README.md).
+    const vectors = tracked.filter((p) => /^test\/fixtures\/mpp\/.*\.json$/.test(p))
+    expect(vectors.length).toBeGreaterThan(0)
+    for (const path of vectors) {
+      const ref = (JSON.parse(readFileSync(path, 'utf8')) as { spec_ref?: string }).spec_ref ?? ''
+      if (ref.includes('httpauth')) expect(ref, path).toMatch(/^draft-httpauth-payment-01 §\d/)
+    }
+  })
 })

@@ -1,6 +1,6 @@
 /**
  * The 402 flow over HTTP against the running service: challenge, settlement, receipt, and every
- * refusal of the draft's table, each with no payload and no extra charge.
+ * refusal of the table in draft-httpauth-payment-01 §4.2, each with no payload and no extra charge.
  */
 import { Challenge, Credential } from 'mppx'
 import { describe, expect, it } from 'vitest'
@@ -24,6 +24,7 @@ const PROBLEMS = 'https://paymentauth.org/problems/'
 
 async function expectRefusal(response: Response, problem: string) {
   expect(response.status).toBe(402)
+  expect(response.headers.get('content-type')).toBe('application/problem+json')
   expect(response.headers.get('cache-control')).toBe('no-store')
   expect(response.headers.get('payment-receipt')).toBeNull()
   const body = (await response.json()) as Record<string, unknown>
@@ -50,7 +51,8 @@ describe('unpaid calls', () => {
       const r = await get(path)
       const answered = Date.now()
       expect(r.status).toBe(402)
-      expect(r.headers.get('content-type')).toBe('application/json')
+      // An RFC 9457 problem, as draft-httpauth-payment-01 §8.1 and its examples serve it.
+      expect(r.headers.get('content-type')).toBe('application/problem+json')
       expect(r.headers.get('cache-control')).toBe('no-store')
       const challenge = challengeFrom(r)
       expect(challenge).toMatchObject({ method: 'stripe', intent: 'charge', realm: new URL(base()).host })
