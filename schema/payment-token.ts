@@ -13,7 +13,7 @@ export const SHARED_PAYMENT_TOKENS_URL =
   'https://docs.stripe.com/agentic-commerce/concepts/shared-payment-tokens?agent-seller=agent'
 
 /** The short form, for places with little room (openapi.json must stay under 64 KB; a 402 body). */
-export const PAYMENT_TOKEN_SUMMARY = `payload.spt: a Stripe shared payment token granted to the profile in the challenge's request.methodDetails.networkId, for its amount; with a US Link account Stripe's Link CLI gets one (${PAYMENT_TOKEN_GUIDE_URL}), an agent platform issues one through Stripe's API. Steps: llms.txt.`
+export const PAYMENT_TOKEN_SUMMARY = `payload.spt: a Stripe shared payment token granted to the profile in the challenge's request.methodDetails.networkId, for its amount (Stripe's Link CLI: ${PAYMENT_TOKEN_GUIDE_URL}; or an agent platform's own Stripe API). Steps: llms.txt.`
 
 /** The full text: llms.txt and README. */
 // Only the build renders it (schema/money-back.ts says why it is written so).

@@ -73,7 +73,7 @@ function paymentRefusals() {
     },
     PaymentPending: {
       description:
-        'Payment pending (processor slow or unreachable, or the first request with this credential still settling): retryable "same-credential", send it again after Retry-After; never charged twice. Or data-unavailable (before any challenge, nothing charged): repeat after Retry-After. Or payments-busy (all clients\' unfinished payments at the hourly bound; nothing claimed or charged): as for 429',
+        'Payment pending (processor slow, or this credential\'s first request still settling): "same-credential", send it again after Retry-After; never charged twice. Or data-unavailable (nothing charged): repeat after Retry-After. Or payments-busy (unfinished payments at their hourly bound; nothing claimed or charged): as for 429',
       content: paymentProblem('application/problem+json'),
       headers: retryAfter,
     },
