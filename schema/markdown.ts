@@ -578,7 +578,7 @@ export function standingMarkdown(
         `- Ask for that one change, with its action and the facts you can answer: \`${ask}\` (or the MCP tool fde_preship_checklist with the same arguments). One payment buys the gates and the rules that apply, foundational ones included.`,
         '- Save the answer as a skill for that task (`.claude/skills/<name>/SKILL.md`, `.agents/skills/<name>/SKILL.md`), never here: it is bound to its situation. Ask again for the next change.',
         '- A change that is several actions names them all (`action=dependency-upgrade,schema-change`); the answer is their union.',
-        `- Name the technologies it touches too (\`technologies=postgresql@16,pgbouncer\`, ids or aliases from /v1/catalogue, ${catalogue.technologies.length} covered): their known traps come with a read-only probe to run first and the safe path; a name with none on file is said so. Say the change in a few words (\`change=pg_upgrade to 17\`): the trap told in its words comes first.`,
+        `- Name the technologies it touches too, the platform and what runs on it alike (\`technologies=postgresql@16,pgbouncer\`, \`gke,kubernetes\`; ids or aliases from /v1/catalogue, ${catalogue.technologies.length} covered): their known traps come with a read-only probe to run first and the safe path; a name with none on file is said so. Say the change in a few words (\`change=pg_upgrade to 17\`): the trap told in its words comes first.`,
         `- Actions: ${catalogue.actions.map((a) => `\`${a.action}\``).join(', ')} (the free /v1/catalogue says what each covers).`,
         ...(catalogue.changes.length
           ? [
