@@ -206,7 +206,7 @@ describe('the paid checklist with technologies', () => {
       expect(text).toMatch(/^ {2}- Probe first: `/m)
       expect(text).toMatch(/^ {2}- Stop if: /m)
       expect(text).toMatch(/^ {2}- Safe path: /m)
-    } else expect(text).toContain(`no traps on file for ${other.name} (${other.id}) and deploy`)
+    } else expect(text).toContain(`No traps on file for ${other.name} (${other.id}) and deploy`)
   })
 
   it('behavior: names asked for and not covered are counted in /v1/stats for the editors', async () => {
