@@ -8,9 +8,9 @@ export { CHALLENGE_TTL_MS }
 
 import type { Env } from './env.js'
 import { MIN_SECRET_BYTES } from './payment/challenge-id.js'
-import type { PaymentConfig } from './payment/charge.js'
+import type { PaymentConfig } from './payment/pay.js'
 import { readEvmConfig } from './payment/evm/config.js'
-import { SEARCH_INDEX_LAG_MS } from './payment/processor.js'
+import { SEARCH_INDEX_LAG_MS } from './payment/stripe/processor.js'
 import type { ReceiptKeys } from './payment/signed-receipt.js'
 
 export type ConfigResult = { ok: true; config: PaymentConfig } | { ok: false; problems: string[] }

@@ -15,7 +15,7 @@ import {
 import { ipPrefix } from '../http/ip-prefix.js'
 import { sha256Hex } from '../sha256-hex.js'
 import type { AttemptLimiter } from './attempt-limiter.js'
-import { METHOD as CARD_METHOD } from './charge.js'
+import { METHOD as CARD_METHOD } from './pay.js'
 import { type Budget, FAILED_PAYMENTS_PER_MINUTE, UNFINISHED_PAYMENTS_PER_HOUR } from './failure-window.js'
 
 export interface LimitVars {

@@ -17,7 +17,7 @@ import { DurableObject } from 'cloudflare:workers'
 import { RESENDS_PER_MINUTE } from '../../schema/config.js'
 import type { AttemptLimiter } from './attempt-limiter.js'
 import { type LimitVars, type Places, reservePlaces } from './attempts.js'
-import { creationWindow } from './creation-window.js'
+import { creationWindow } from './stripe/creation-window.js'
 import type { OwedPayment } from './evm/owed.js'
 import {
   type WalletSettlement,
@@ -27,7 +27,7 @@ import {
   walletSettleBoundMs,
 } from './evm/settle.js'
 import { bookDay, dayBookName, LEGACY_DAY, type WalletNote, walletNote } from './evm/wallet-book.js'
-import { type OrphanOutcome, orphanVerdict } from './orphans.js'
+import { type OrphanOutcome, orphanVerdict } from './stripe/orphans.js'
 import {
   createPaymentIntent,
   findPaymentIntent,
@@ -37,9 +37,9 @@ import {
   retrievePaymentIntent,
   SEARCH_INDEX_LAG_MS,
   searchPaymentIntent,
-} from './processor.js'
+} from './stripe/processor.js'
 import type { Receipt } from './receipt.js'
-import type { Recheck, RecheckKind, ReconcileCursor } from './reconciler.js'
+import type { Recheck, RecheckKind, ReconcileCursor } from './stripe/reconciler.js'
 import {
   ANSWER_REPLAY_MS,
   answerKeptUntil,

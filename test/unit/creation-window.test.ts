@@ -4,7 +4,7 @@
  * closed, whenever their challenge was issued.
  */
 import { describe, expect, it } from 'vitest'
-import { creationWindow, orphanBand, PROCESSOR_CLOCK_SKEW_S } from '../../gateway/payment/creation-window.js'
+import { creationWindow, orphanBand, PROCESSOR_CLOCK_SKEW_S } from '../../gateway/payment/stripe/creation-window.js'
 import { DELIVERY_WINDOW_MS, RECONCILE_LOOKBACK_MS } from '../../gateway/payment/retention.js'
 
 const TTL_MS = 5 * 60_000

@@ -12,9 +12,9 @@ import {
   type Offer,
   verifyEchoedChallenge,
 } from '../../gateway/payment/challenge.js'
-import { cardOffer, type Ledger, verifyAndSettle } from '../../gateway/payment/charge.js'
-import { evmOffer } from '../../gateway/payment/evm/challenge.js'
-import { payWithAuthorization } from '../../gateway/payment/evm/pay.js'
+import { cardOffer, type Ledger, verifyAndSettle } from '../../gateway/payment/pay.js'
+import { evmOffer } from '../../gateway/payment/evm/offer.js'
+import { payWithAuthorization } from '../../gateway/payment/evm/verify.js'
 import { testClient, testEvm, testPayment } from '../support/payment-config.js'
 
 const config = testPayment

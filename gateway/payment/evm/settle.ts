@@ -7,7 +7,7 @@
  * still execute: definitively unpaid only once its window has closed, and until then it is settled
  * again, which cannot pay twice (the token refuses a second use of one nonce).
  */
-import type { ProcessorOutcome } from '../processor.js'
+import type { ProcessorOutcome } from '../stripe/processor.js'
 import { type ExpectedTransfer, paymentOnChain } from './chain.js'
 import type { EvmConfig } from './config.js'
 import { verifyAndSettle } from './facilitator.js'

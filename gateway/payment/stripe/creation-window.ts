@@ -3,7 +3,7 @@
  * the processor's list, so that no read grows with the account's other traffic.
  */
 import type { CreatedWindow } from './processor.js'
-import { DELIVERY_WINDOW_MS, RECONCILE_LOOKBACK_MS } from './retention.js'
+import { DELIVERY_WINDOW_MS, RECONCILE_LOOKBACK_MS } from '../retention.js'
 
 /**
  * How far our clock and the processor's may disagree, in seconds. Both keep NTP time (well under a

@@ -5,7 +5,7 @@
 import { encodeText } from '../../../schema/base64url.js'
 import { canonicalize } from '../../../schema/jcs.js'
 import { type Challenge, INTENT, type Offer } from '../challenge.js'
-import type { PaymentConfig } from '../charge.js'
+import type { PaymentConfig } from '../pay.js'
 import type { EvmConfig } from './config.js'
 import { EVM_METHOD, evmChargeRequest } from './request.js'
 
