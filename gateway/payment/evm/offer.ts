@@ -5,7 +5,6 @@
 import { encodeText } from '../../../schema/base64url.js'
 import { canonicalize } from '../../../schema/jcs.js'
 import { type Challenge, INTENT, type Offer } from '../challenge.js'
-import type { PaymentConfig } from '../pay.js'
 import type { EvmConfig } from './config.js'
 import { EVM_METHOD, evmChargeRequest } from './request.js'
 
@@ -16,7 +15,7 @@ export const evmOffer = (evm: EvmConfig): Offer => ({
 
 /** The challenge an x402 payment names in `accepted.extra`, or why it names none. */
 export function challengeFromAccepted(
-  config: PaymentConfig,
+  config: { realm: string },
   evm: EvmConfig,
   accepted: Record<string, unknown>,
 ): Challenge | string {
