@@ -502,7 +502,7 @@ async function sayPaidSplit(stateDir: string, n = 100) {
   say(`## (g) A paid call, Worker and ledger apart (${n} sequential requests each, one run)`)
   say()
   say(
-    `Paid one-topic call \`${PAID_PATH}\` (${bought.bytes} bytes) against the free preview \`${FREE_PATH}\` (${free.bytes} bytes). The split comes from a V8 CPU profile of the gateway's isolate (50 µs sampling): the ledger is the Durable Objects' own tasks (the payment ledger and the attempt limiter), the runtime is workerd outside JavaScript (HTTP, storage, RPC between the Worker and the object). The last row is every workerd process's CPU counters (Miniflare's entry and asset workers included), as in (a).`,
+    `Paid one-topic call \`${PAID_PATH}\` (${bought.bytes} bytes) against the free preview \`${FREE_PATH}\` (${free.bytes} bytes). The split comes from a V8 CPU profile of the gateway's isolate (50 µs sampling): the ledger is the Durable Objects' own tasks (the payment ledger and the attempt limiter, and the code only they run on a paid call: the budget places, each method's settlement with the processor, the facilitator and the chain, which a profile sees resumed after an await with no class frame beneath it), the runtime is workerd outside JavaScript (HTTP, storage, RPC between the Worker and the object). The last row is every workerd process's CPU counters (Miniflare's entry and asset workers included), as in (a).`,
   )
   say()
   say('| part | paid ms/request | free ms/request | paid − free | × free |')
