@@ -26,11 +26,18 @@ export function chargeRequest(config: { networkId: string }) {
   }
 }
 
+/** Each configuration's card offer, encoded once: every paid call and every 402 names it. */
+const offers = new WeakMap<{ networkId: string }, Offer>()
+
 /** The card's offer, as its challenges carry it. */
-export const cardOffer = (config: { networkId: string }): Offer => ({
-  method: METHOD,
-  request: encodeText(canonicalize(chargeRequest(config))),
-})
+export function cardOffer(config: { networkId: string }): Offer {
+  let offer = offers.get(config)
+  if (!offer) {
+    offer = { method: METHOD, request: encodeText(canonicalize(chargeRequest(config))) }
+    offers.set(config, offer)
+  }
+  return offer
+}
 
 /**
  * The card payment a credential's payload names, once its challenge is verified: its token, and
