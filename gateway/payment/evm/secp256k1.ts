@@ -2,7 +2,7 @@
  * The curve the wallet's signatures are on, secp256k1 (SEC 2 §2.4.1): y² = x³ + 7 over p, generator
  * G of order n, with @noble/curves' point arithmetic only, and the two multiplications a signature
  * recovery needs made cheap. Both work on public values (a signature, a digest), so variable time is
- * no leak: G's multiples are kept in 8-bit windows, computed once per isolate; any other point's
+ * no leak: G's multiples are kept in 4-bit windows, computed once per isolate; any other point's
  * multiple splits its scalar in two halves of about 128 bits through the curve's endomorphism
  * (GLV: λP = (βx, y)), halving the doublings.
  */
@@ -22,8 +22,10 @@ export const { ProjectivePoint: Point } = weierstrassPoints({
 })
 export type CurvePoint = InstanceType<typeof Point>
 
-// u·G then takes about 32 additions rather than 256 doublings and as many additions.
-Point.BASE._setWindowSize(8)
+// u·G then takes about 64 additions rather than 256 doublings and as many additions. The table (520
+// points) costs an isolate's first wallet check a few milliseconds; 8-bit windows would halve the
+// additions but cost that first check some 70 ms, more than a quiet isolate ever wins back.
+Point.BASE._setWindowSize(4)
 
 /** β, a cube root of unity mod p: (x, y) ↦ (βx, y) is the point's multiple by λ, a cube root of unity mod n. */
 const BETA = 0x7ae96a2b657c07106e64479eac3434e99cf0497512f58995c1396c28719501een
