@@ -1,10 +1,12 @@
 /**
  * Where a paid call's CPU goes inside workerd, Worker and ledger apart: a V8 CPU profile of the
  * gateway's isolate (Miniflare's inspector) over a series of requests. Samples whose stack starts
- * in a Durable Object class (the payment ledger, the attempt limiter: the objects' own tasks) are the ledger's; other JavaScript is
- * the Worker's; `(program)` is the runtime outside JavaScript (HTTP, storage, RPC) and `(garbage
- * collector)` V8's collector. Time a request spends waiting is idle and not counted. Also: each
- * paid call's Durable Object calls, traced in order through the same inspector (traceObjectCalls).
+ * in a Durable Object class (the payment ledger, the attempt limiter: the objects' own tasks), or
+ * in a module only the ledger runs on a paid call (its budget places, each method's settlement),
+ * are the ledger's; other JavaScript is the Worker's; `(program)` is the runtime outside JavaScript
+ * (HTTP, storage, RPC) and `(garbage collector)` V8's collector. Time a request spends waiting is
+ * idle and not counted. Also: each paid call's Durable Object calls, traced in order through the
+ * same inspector (traceObjectCalls).
  */
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -37,6 +39,13 @@ export interface CpuSplit {
 export interface BundleLines {
   /** The payment ledger's and the attempt limiter's classes: the Durable Objects' own tasks. */
   objects: [number, number][]
+  /**
+   * Modules whose code a paid call runs only inside the ledger object: the budget places it reserves
+   * and each method's settlement (the card processor's calls, the facilitator's and the chain's). A
+   * profile sees their code resumed after an await with no class frame beneath it, so without these
+   * ranges the objects' own work would count as the Worker's.
+   */
+  objectModules: [number, number][]
   /** gateway/payment/http.ts's ledgerOf: the Worker's side of each call (the limiters are the ledger's to call). */
   stubs: [number, number][]
 }
@@ -52,11 +61,33 @@ export async function bundleLines(bundlePath: string): Promise<BundleLines> {
     const start = at(open)
     return [start, at(close, start + 1)]
   }
+  // esbuild heads each bundled module with a `// <path>` comment; a module runs to the next one.
+  const heads = lines.flatMap((l, n) => (/^\/\/ \S+\.[cm]?[jt]s$/.test(l) ? [n] : []))
+  const moduleBlock = (path: string): [number, number][] => {
+    const start = lines.indexOf(`// ${path}`)
+    if (start < 0) return []
+    const next = heads.find((n) => n > start)
+    return [[start, (next ?? lines.length) - 1]]
+  }
+  const objectModules = LEDGER_ONLY_MODULES.flatMap(moduleBlock)
+  if (objectModules.length === 0) throw new Error(`no module of the ledger's settlement in ${bundlePath}`)
   return {
     objects: [block(/^var PaymentLedger = class /, /^};/), block(/^var AttemptLimiter = class /, /^};/)],
+    objectModules,
     stubs: [block(/^function ledgerOf\(/, /^}/)],
   }
 }
+
+/** The modules only the ledger object runs on a paid call (where each stood before and after #45's plug-ins). */
+const LEDGER_ONLY_MODULES = [
+  'gateway/payment/attempts.ts',
+  'gateway/payment/processor.ts',
+  'gateway/payment/stripe/processor.ts',
+  'gateway/payment/stripe/settle.ts',
+  'gateway/payment/evm/settle.ts',
+  'gateway/payment/evm/facilitator.ts',
+  'gateway/payment/evm/chain.ts',
+]
 
 /** A Chrome DevTools Protocol session over the inspector's WebSocket. */
 async function session(url: string) {
@@ -127,7 +158,7 @@ function split(profile: Profile, lines: BundleLines, requests: number): CpuSplit
       const node = byId.get(p) as ProfileNode
       if (node.callFrame.functionName !== '(root)') bottom = node
     }
-    if (within(bottom, lines.objects)) return 'ledger'
+    if (within(bottom, lines.objects) || within(bottom, lines.objectModules)) return 'ledger'
     // Self time in the Worker's stub call is the runtime opening the object and sending the call.
     return within(leaf, lines.stubs) ? 'stubs' : 'worker'
   }
@@ -165,7 +196,7 @@ const TRACED: { name: string; within?: 'ledger' | 'limiter'; line: RegExp; next?
   // The ledger's parallel round to the limiters has ended (attempts.ts reservePlaces).
   { name: 'round-ended', line: /^\s*const held = steps\.filter\(/ },
   // The Worker returns the paid answer (gateway/index.ts).
-  { name: 'answer', line: /^\s*return done\(ctx, env, req, route, "paid", response\);$/ },
+  { name: 'answer', line: /^\s*return done\(ctx, env, req, route, "paid", response(, uncovered)?\);$/ },
 ]
 
 /** What one paid call did with Durable Objects: calls before its answer and after, by name. */

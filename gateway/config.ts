@@ -8,10 +8,10 @@ export { CHALLENGE_TTL_MS }
 
 import type { Env } from './env.js'
 import { MIN_SECRET_BYTES } from './payment/challenge-id.js'
-import type { PaymentConfig } from './payment/charge.js'
 import { readEvmConfig } from './payment/evm/config.js'
-import { SEARCH_INDEX_LAG_MS } from './payment/processor.js'
+import type { PaymentConfig } from './payment/methods.js'
 import type { ReceiptKeys } from './payment/signed-receipt.js'
+import { SEARCH_INDEX_LAG_MS } from './payment/stripe/processor.js'
 
 export type ConfigResult = { ok: true; config: PaymentConfig } | { ok: false; problems: string[] }
 

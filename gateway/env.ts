@@ -14,7 +14,7 @@ export interface Env extends EvmVars {
   ATTEMPTS: DurableObjectNamespace<AttemptLimiter>
   /**
    * Workers Analytics Engine: one data point per reconciler run (reconcilerMetric in
-   * payment/reconciler.ts: blob1 `complete`, `behind`, `refunds-owed` or `backlog`). Optional: without
+   * payment/stripe/reconciler.ts: blob1 `complete`, `behind`, `refunds-owed` or `backlog`). Optional: without
    * it, the `reconciler-behind` and `reconciler-owed` log lines remain.
    */
   RECONCILER_METRICS?: AnalyticsEngineDataset

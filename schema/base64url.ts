@@ -27,10 +27,13 @@ export function decodeBytes(encoded: string): Uint8Array<ArrayBuffer> {
   return bytes
 }
 
+/** One strict decoder for every call: a whole-buffer decode keeps no state between calls. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
+
 /** Decodes to text, rejecting bytes that are not valid UTF-8 instead of replacing them. */
 export function decodeText(encoded: string): string {
   try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(decodeBytes(encoded))
+    return UTF8.decode(decodeBytes(encoded))
   } catch (error) {
     if (error instanceof EncodingError) throw error
     throw new EncodingError('not UTF-8')

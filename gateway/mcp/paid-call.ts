@@ -11,9 +11,8 @@ import type { Prepared } from '../datasets/query.js'
 import type { Env } from '../env.js'
 import { type Binding, normaliseQuery } from '../payment/binding.js'
 import { asIssued, issueChallenge } from '../payment/challenge.js'
-import { cardOffer, chargeRequest, type PaymentConfig, type Settlement } from '../payment/charge.js'
 import { credentialFromJson, MalformedCredential } from '../payment/credential.js'
-import { evmOffer } from '../payment/evm/challenge.js'
+import { evmOffer } from '../payment/evm/offer.js'
 import { evmChargeRequest } from '../payment/evm/request.js'
 import { ledgerOf, settleCredential } from '../payment/http.js'
 import {
@@ -21,8 +20,11 @@ import {
   IDEMPOTENCY_KEY_RULE,
   parseIdempotencyKey,
 } from '../payment/idempotency-key.js'
+import { cardOffer, type PaymentConfig } from '../payment/methods.js'
+import type { Settlement } from '../payment/pay.js'
 import { problemBody, type Refusal, refusal } from '../payment/problems.js'
 import { signedReceipt } from '../payment/signed-receipt.js'
+import { chargeRequest } from '../payment/stripe/charge.js'
 
 export const META_PAYMENT_REQUIRED = 'org.paymentauth/payment-required'
 export const META_CREDENTIAL = 'org.paymentauth/credential'

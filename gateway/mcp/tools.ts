@@ -8,7 +8,7 @@ import { PRICE } from '../../schema/routes.js'
 import { type Fact, factJsonSchema } from '../../schema/situation.js'
 import type { AssetReader } from '../datasets/bundle-store.js'
 import { INTENT } from '../payment/challenge.js'
-import { METHOD } from '../payment/charge.js'
+import { CARD_METHOD as METHOD } from '../payment/methods.js'
 import { META_PRICE } from './paid-call.js'
 
 /** How long a client may keep the tool list: it changes only with a new deployment. */

@@ -15,8 +15,8 @@ import {
 import { ipPrefix } from '../http/ip-prefix.js'
 import { sha256Hex } from '../sha256-hex.js'
 import type { AttemptLimiter } from './attempt-limiter.js'
-import { METHOD as CARD_METHOD } from './charge.js'
 import { type Budget, FAILED_PAYMENTS_PER_MINUTE, UNFINISHED_PAYMENTS_PER_HOUR } from './failure-window.js'
+import { CARD_METHOD } from './methods.js'
 
 export interface LimitVars {
   PROCESSOR_TIMEOUT_MS?: string

@@ -8,7 +8,6 @@ import { decodeText, EncodingError } from '../../schema/base64url.js'
 import { AuthParamsError, formatPaymentParams, parsePaymentParams } from './auth-params.js'
 import { type Binding, opaqueBinds, opaqueFor } from './binding.js'
 import { challengeId, sameId } from './challenge-id.js'
-import { type Refusal, refusal } from './problems.js'
 
 export interface Challenge {
   id: string
@@ -80,7 +79,7 @@ export interface Offer {
 /** Every payment this service asks for is a one-off charge. */
 export const INTENT = 'charge'
 
-/** What issuing and checking a challenge needs of the payment configuration (charge.ts). */
+/** What issuing and checking a challenge needs of the payment configuration (methods.ts). */
 export interface ChallengeConfig {
   realm: string
   hmacSecret: string
@@ -129,23 +128,22 @@ export const asIssued = (c: Challenge, description: string): Challenge => ({
   description,
 })
 
-export type EchoedCheck = { ok: true; expiresAt: number } | { ok: false; refusal: Refusal }
+/** A verified challenge's expiry, or why the challenge is refused (the core tells it as `invalid-challenge`). */
+export type EchoedCheck = { ok: true; expiresAt: number } | { ok: false; detail: string }
 
 /**
  * Checks the challenge a credential echoes (its request as the string it was issued as): issued by
- * this server (the HMAC id over the bound members), for `offer` as it stands, with an expiry, and
- * for this request. Whether it has expired is the ledger's to judge, at a new claim only.
+ * this server (the HMAC id over the bound members), for `offer` as it stands (undefined: a method
+ * this service does not take), with an expiry, and for this request. Whether it has expired is the
+ * ledger's to judge, at a new claim only.
  */
 export async function verifyEchoedChallenge(
   config: ChallengeConfig,
-  offer: Offer,
+  offer: Offer | undefined,
   echoed: Challenge,
   binding: Binding,
 ): Promise<EchoedCheck> {
-  const refuse = (detail: string): EchoedCheck => ({
-    ok: false,
-    refusal: refusal('invalid-challenge', detail),
-  })
+  const refuse = (detail: string): EchoedCheck => ({ ok: false, detail })
   const expected = await challengeId(config.hmacSecret, {
     realm: echoed.realm,
     method: echoed.method,
@@ -158,6 +156,7 @@ export async function verifyEchoedChallenge(
   })
   if (!sameId(expected, echoed.id)) return refuse('the challenge was not issued by this server')
   if (
+    offer === undefined ||
     echoed.realm !== config.realm ||
     echoed.method !== offer.method ||
     echoed.intent !== INTENT ||

@@ -3,8 +3,6 @@
  * challenge (WWW-Authenticate, no-store, problem body), or let the paid response through.
  */
 
-import { encodeText } from '../../schema/base64url.js'
-import { canonicalize } from '../../schema/jcs.js'
 import { PRICE } from '../../schema/routes.js'
 import type { AssetReader } from '../datasets/bundle-store.js'
 import type { Env } from '../env.js'
@@ -17,11 +15,9 @@ import {
 } from './accept-payment.js'
 import type { Binding } from './binding.js'
 import { asIssued, formatChallenge, issueChallenge } from './challenge.js'
-import { cardOffer, type Ledger, type PaymentConfig, type Settlement, verifyAndSettle } from './charge.js'
 import { clientKey } from './client-key.js'
-import { type Credential, MalformedCredential, parseAuthorization } from './credential.js'
-import { challengeFromAccepted, evmOffer } from './evm/challenge.js'
-import { payWithAuthorization, type WalletPayment } from './evm/pay.js'
+import { MalformedCredential, parseAuthorization } from './credential.js'
+import { challengeFromAccepted, evmOffer } from './evm/offer.js'
 import { networkOf, x402Requirements } from './evm/request.js'
 import { declarationFor, v1OutputSchema } from './evm/x402-discovery.js'
 import {
@@ -42,6 +38,8 @@ import {
   PAYMENT_SIGNATURE_HEADER,
 } from './evm/x402-wire.js'
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_RULE, parseIdempotencyKey } from './idempotency-key.js'
+import { cardOffer, type Paying, type PaymentConfig, type WalletPayment } from './methods.js'
+import { type Ledger, pay, type Settlement } from './pay.js'
 import { problemBody, type Refusal, refusal } from './problems.js'
 import type { Receipt } from './receipt.js'
 import type { KeptAnswer } from './settlement.js'
@@ -205,55 +203,18 @@ export async function requirePayment(
 }
 
 /**
- * Settles a payment on its rail, over HTTP and MCP alike: a wallet authorization (an MPP `evm`
- * credential or an x402 payload) through the facilitator, any other credential as a card payment.
+ * Settles a payment by its method, over HTTP and MCP alike: an MPP credential (card or `evm`) or a
+ * wallet payment read off an x402 wire, verified and claimed the one way (pay.ts).
  */
 export async function settleCredential(
   env: Env,
   config: PaymentConfig,
-  paying: Credential | WalletPayment,
+  paying: Paying,
   binding: Binding,
   client: string,
   idempotencyKey?: string,
 ): Promise<Settlement> {
-  const wallet = 'wire' in paying ? paying : config.evm ? walletPayment(paying) : undefined
-  return wallet && config.evm
-    ? payWithAuthorization(config, config.evm, ledgerOf(env), wallet, binding, client, idempotencyKey)
-    : verifyAndSettle(config, ledgerOf(env), paying as Credential, binding, client, idempotencyKey)
-}
-
-/**
- * An MPP credential for the wallet rail, or undefined for any other method (the card path's). Over
- * MCP the echoed request arrives as an object: it is compared in the form it was issued in.
- */
-export function walletPayment(credential: Credential): WalletPayment | undefined {
-  if (credential.challenge.method !== 'evm') return undefined
-  const p = credential.payload
-  const { request } = credential.challenge
-  let echoed = credential.challenge
-  if (typeof request !== 'string')
-    try {
-      echoed = { ...echoed, request: encodeText(canonicalize(request as unknown)) }
-    } catch {
-      throw new MalformedCredential('challenge.request holds values that have no canonical JSON form')
-    }
-  if (p.type !== 'authorization')
-    throw new MalformedCredential(
-      'payload.type must be "authorization" (an EIP-3009 transferWithAuthorization)',
-    )
-  return {
-    echoed,
-    authorization: {
-      from: String(p.from),
-      to: String(p.to),
-      value: String(p.value),
-      validAfter: String(p.validAfter),
-      validBefore: String(p.validBefore),
-      nonce: String(p.nonce),
-    },
-    signature: p.signature,
-    wire: 'mpp',
-  }
+  return pay(config, ledgerOf(env), paying, binding, client, idempotencyKey)
 }
 
 /** An x402 payment payload, with the challenge its accepted requirements name (or why none). */

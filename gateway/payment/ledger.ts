@@ -17,38 +17,24 @@ import { DurableObject } from 'cloudflare:workers'
 import { RESENDS_PER_MINUTE } from '../../schema/config.js'
 import type { AttemptLimiter } from './attempt-limiter.js'
 import { type LimitVars, type Places, reservePlaces } from './attempts.js'
-import { creationWindow } from './creation-window.js'
 import type { OwedPayment } from './evm/owed.js'
-import {
-  type WalletSettlement,
-  walletCharge,
-  walletOnChain,
-  walletReconcile,
-  walletSettleBoundMs,
-} from './evm/settle.js'
 import { bookDay, dayBookName, LEGACY_DAY, type WalletNote, walletNote } from './evm/wallet-book.js'
-import { type OrphanOutcome, orphanVerdict } from './orphans.js'
-import {
-  createPaymentIntent,
-  findPaymentIntent,
-  type ProcessorConfig,
-  type ProcessorOutcome,
-  refundPaymentIntent,
-  retrievePaymentIntent,
-  SEARCH_INDEX_LAG_MS,
-  searchPaymentIntent,
-} from './processor.js'
+import { type ProcessorConfig, settlementOf, type WalletSettlement, wordsOf } from './methods.js'
+import type { SettleOutcome } from './outcome.js'
 import type { Receipt } from './receipt.js'
-import type { Recheck, RecheckKind, ReconcileCursor } from './reconciler.js'
 import {
   ANSWER_REPLAY_MS,
   answerKeptUntil,
   DELIVERY_WINDOW_MS,
   type LedgerRecord,
   RECORD_RETENTION_MS,
+  REFUND_RETRY_AFTER_S,
   recordKeptUntil,
 } from './retention.js'
 import type { KeptAnswer, SettleResult } from './settlement.js'
+import { type OrphanOutcome, orphanVerdict } from './stripe/orphans.js'
+import { refundPaymentIntent } from './stripe/processor.js'
+import type { Recheck, RecheckKind, ReconcileCursor } from './stripe/reconciler.js'
 
 export type { KeptAnswer, SettleFailure, SettleResult } from './settlement.js'
 
@@ -94,8 +80,6 @@ const COPY_RETRY_AFTER_S = 2
 /** The re-send rate's window. */
 const MINUTE_MS = 60_000
 
-/** A refund owed is tried again by the reconciler, every 15 minutes (wrangler.jsonc's cron). */
-const REFUND_RETRY_AFTER_S = 15 * 60
 /** How often a record kept for a refund still owed looks again at whether it may go. */
 const REFUND_OWED_RECHECK_MS = 24 * 60 * 60 * 1000
 
@@ -128,7 +112,7 @@ export class PaymentLedger extends DurableObject {
     if (this.inflight)
       return this.inflight.payment === input.payment
         ? this.afterFirstTry(this.inflight.result, input)
-        : Promise.resolve(anotherToken(undefined))
+        : Promise.resolve(anotherToken(undefined, input.method))
     const result = this.decide(input).finally(() => {
       this.inflight = undefined
     })
@@ -235,13 +219,7 @@ export class PaymentLedger extends DurableObject {
     // Only a new claim takes a place in the budgets, or can be turned away by them: a known
     // credential is never kept from its money.
     const [reserved, claimed] = await Promise.allSettled([
-      reservePlaces(
-        this.limiters(),
-        input.client,
-        this.env as LimitVars,
-        input.method,
-        input.wallet ? walletSettleBoundMs(input.wallet.evm) : undefined,
-      ),
+      reservePlaces(this.limiters(), input.client, this.env as LimitVars, input.method, settleBoundMs(input)),
       input.tokenClaim
         ? this.tokenObject(input.tokenClaim.token).claimToken(input.challengeId, input.tokenClaim.keepUntil)
         : input.challengeId,
@@ -321,18 +299,17 @@ export class PaymentLedger extends DurableObject {
     await this.ctx.storage.setAlarm(
       input.expiresAt + (input.wallet ? DELIVERY_WINDOW_MS : RECORD_RETENTION_MS),
     )
-    if (!input.wallet)
-      return this.record(input, claimed, await createPaymentIntent(input.processor, input), true)
-    const first = await walletCharge(input.wallet)
+    const first = await settlementOf(input, input.now).charge()
     const result = await this.record(input, claimed, first, true)
-    if (first.kind !== 'succeeded') await this.fileWalletNote()
+    if (first.kind !== 'succeeded' && claimed.walletNote) await this.fileWalletNote()
     return result
   }
 
   /** A payment this challenge already holds a record of: the same, another token, or a refund. */
   private async known(input: SettleInput, record: LedgerRecord): Promise<SettleResult> {
     // Another token for this challenge: never charged; only a refused payment leaves it free to pay.
-    if (!samePayment(record, input)) return record.state === 'refused' ? used() : anotherToken(record)
+    if (!samePayment(record, input))
+      return record.state === 'refused' ? used() : anotherToken(record, input.method)
     if (record.state === 'refunded')
       return record.refund?.id
         ? {
@@ -350,125 +327,23 @@ export class PaymentLedger extends DurableObject {
     if (record.state === 'settled' && record.receipt)
       return this.answerSettled({ ...record, receipt: record.receipt }, input)
     if (record.state === 'refused' && record.refusal) return record.refusal
-    if (input.now > record.expiresAt + DELIVERY_WINDOW_MS) return this.pastWindow(input, record)
-    const outcome = await this.reconcile(input, record)
+    const settlement = settlementOf(input, input.now)
+    if (input.now > record.expiresAt + DELIVERY_WINDOW_MS) {
+      // Never delivered now; the method reads what became of the payment, and settles nothing.
+      const closed = `its delivery window closed at ${new Date(record.expiresAt + DELIVERY_WINDOW_MS).toISOString()}`
+      return settlement.pastWindow(record, closed)
+    }
+    // What became of the pending payment, through reads that cannot pay twice (the method's own).
+    const outcome = await settlement.reconcile(record, (r) => this.ctx.storage.put('record', r))
     const result = await this.record(input, record, outcome, false)
     if (outcome.kind === 'succeeded' && record.noted) await this.takeBackWalletNote()
     return result
   }
 
-  /**
-   * A pending payment sent again after its delivery window closed: never delivered now, and never
-   * told "nothing was charged" unless the processor's reads say so. Reads only: no create call is
-   * repeated (the processor's idempotency key may be forgotten by now, so a repeat could charge).
-   */
-  private async pastWindow(input: SettleInput, record: LedgerRecord): Promise<SettleResult> {
-    const closed = `its delivery window closed at ${new Date(record.expiresAt + DELIVERY_WINDOW_MS).toISOString()}`
-    if (input.wallet) return walletPastWindow(input.wallet, closed)
-    const known = record.intentId
-      ? await retrievePaymentIntent(input.processor, record.intentId)
-      : await findPaymentIntent(
-          input.processor,
-          input.challengeId,
-          creationWindow(
-            record.firstAttemptAt,
-            record.lastAttemptAt ?? record.firstAttemptAt,
-            input.processor.timeoutMs,
-            record.skewS,
-          ),
-        )
-    const found = known === null ? await this.searchedAfterLag(input, record) : known
-    if (found === null || found.kind === 'declined')
-      return {
-        ok: false,
-        reason: 'expired',
-        detail: `this payment was never completed and ${closed}; nothing was charged for it`,
-      }
-    if (found.kind === 'succeeded')
-      return {
-        ok: false,
-        reason: 'refund-owed',
-        detail: `this payment was charged but ${closed}, so its answer can no longer be delivered and it is owed a full refund, which the reconciler makes (every 15 minutes); send the same credential again later to get the refund's id`,
-        retryAfterS: REFUND_RETRY_AFTER_S,
-      }
-    return {
-      ok: false,
-      reason: 'unavailable',
-      detail: `this payment is still unsettled and ${closed}, so its answer can no longer be delivered; whether it was charged is not known yet (if it was, it is refunded automatically). Send the same credential again later to learn which; do not count it as uncharged before then`,
-      retryAfterS: REFUND_RETRY_AFTER_S,
-    }
-  }
-
-  /**
-   * Search by challenge id where the consistent list found nothing: a hit (read back by id) is the
-   * payment; a miss counts only once the index lag has passed since the first attempt, and before
-   * that the buyer comes back (null: absent as far as both can tell).
-   */
-  private async searchedAfterLag(input: SettleInput, record: LedgerRecord): Promise<ProcessorOutcome | null> {
-    const found = await searchPaymentIntent(input.processor, input.challengeId)
-    if ('unknown' in found) return { kind: 'unknown', detail: found.unknown }
-    if (found.id) return retrievePaymentIntent(input.processor, found.id)
-    const lagMs = input.processor.searchLagMs ?? SEARCH_INDEX_LAG_MS
-    const waitMs = record.firstAttemptAt + lagMs - input.now
-    return waitMs > 0
-      ? {
-          kind: 'unknown',
-          detail:
-            "the processor's list shows no payment for this challenge, and its search has not had time to index one yet",
-          retryAfterS: Math.ceil(waitMs / 1000),
-        }
-      : null
-  }
-
-  /** Asks the processor what became of a pending payment, through consistent reads only. */
-  private async reconcile(input: SettleInput, record: LedgerRecord): Promise<ProcessorOutcome> {
-    // The chain, not a search, knows whether an authorization was used.
-    if (input.wallet) return walletReconcile(input.wallet, input.now)
-    let known: ProcessorOutcome | null
-    if (record.intentId) known = await retrievePaymentIntent(input.processor, record.intentId)
-    else {
-      const window = creationWindow(
-        record.firstAttemptAt,
-        record.lastAttemptAt ?? record.firstAttemptAt,
-        input.processor.timeoutMs,
-        record.skewS,
-      )
-      // Read on from where the last retry stopped, over the same window only.
-      const walked = record.windowWalk
-      const resume =
-        walked && walked.gte === window.gte && walked.lte === window.lte ? walked.after : undefined
-      known = await findPaymentIntent(input.processor, input.challengeId, window, resume)
-      if (known?.kind === 'unknown' && known.resumeAfter && known.resumeAfter !== resume) {
-        record.windowWalk = { ...window, after: known.resumeAfter }
-        await this.ctx.storage.put('record', record)
-      }
-    }
-    if (known) return known
-    // The whole window holds no intent for this challenge; search by its id must miss too, once its
-    // index has had time to catch up, before absence counts (a skewed clock misplaces the window).
-    const searched = await this.searchedAfterLag(input, record)
-    if (searched) return searched
-    // The whole window in which the intent could have been created holds none for this challenge.
-    // Repeat the create call under the same key (it cannot charge twice): a fresh answer is
-    // definitive. Noted first, since this call may be the one that creates the intent.
-    record.lastAttemptAt = input.now
-    await this.ctx.storage.put('record', record)
-    const again = await createPaymentIntent(input.processor, input)
-    if (again.kind !== 'unknown' || !again.storedFailure) return again
-    // The key's first call ended in a failure the processor stored, and the consistent list shows it
-    // created no intent: no payment exists, so nothing was charged, and this key can never pay.
-    return {
-      kind: 'declined',
-      detail:
-        'the processor failed before creating a payment, so nothing was charged; pay the fresh challenge',
-      notTheCard: true,
-    }
-  }
-
   private async record(
     input: SettleInput,
     record: LedgerRecord,
-    outcome: ProcessorOutcome,
+    outcome: SettleOutcome,
     firstCall: boolean,
   ): Promise<SettleResult> {
     const result = await this.store(input, record, outcome, firstCall)
@@ -484,7 +359,7 @@ export class PaymentLedger extends DurableObject {
   private async store(
     input: SettleInput,
     record: LedgerRecord,
-    outcome: ProcessorOutcome,
+    outcome: SettleOutcome,
     firstCall: boolean,
   ): Promise<SettleResult> {
     switch (outcome.kind) {
@@ -567,7 +442,7 @@ export class PaymentLedger extends DurableObject {
 
   /**
    * The scheduled reconciler found `intentId` succeeded for this challenge: refund it if its answer
-   * was never delivered and can no longer be (the verdict is orphans.ts's), exactly once. Runs that
+   * was never delivered and can no longer be (the verdict is stripe/orphans.ts's), exactly once. Runs that
    * overlap reach this object together: the first refunds, the others wait for it and report
    * `refunded-before`, so each run's report counts only the refunds it made.
    */
@@ -716,7 +591,7 @@ export class PaymentLedger extends DurableObject {
     return legacy || debts ? [LEGACY_DAY, ...days] : days
   }
 
-  /** The scheduled reconciler's cursor, kept only by the one object reconciler-store.ts names. */
+  /** The scheduled reconciler's cursor, kept only by the one object stripe/reconciler-store.ts names. */
   reconcilerCursor(): Promise<ReconcileCursor | undefined> {
     return this.ctx.storage.get<ReconcileCursor>('reconciler-cursor')
   }
@@ -778,37 +653,8 @@ export class PaymentLedger extends DurableObject {
   }
 }
 
-/** How long one settlement of this payment may take: a wallet's by its facilitator, a card's by the processor. */
-const settleBoundMs = (input: SettleInput) =>
-  input.wallet ? walletSettleBoundMs(input.wallet.evm) : input.processor.timeoutMs
-
-/**
- * A pending wallet payment sent again after its delivery window closed: the chain says whether its
- * price arrived. If it did, it is owed back (by the operator: the Worker holds no key), never "pay
- * again"; if the chain cannot tell, the buyer asks again later.
- */
-async function walletPastWindow(w: WalletSettlement, closed: string): Promise<SettleResult> {
-  const chain = await walletOnChain(w)
-  if ('unknown' in chain)
-    return {
-      ok: false,
-      reason: 'unavailable',
-      detail: `${closed} and whether this payment reached the recipient cannot be read now (${chain.unknown}); send the same credential again later, do not pay again`,
-      retryAfterS: REFUND_RETRY_AFTER_S,
-    }
-  if (chain.paid)
-    return {
-      ok: false,
-      reason: 'refund-owed',
-      detail: `this payment reached the recipient (transaction ${chain.transaction}) but ${closed}, so its answer can no longer be delivered; it is owed back to the payer, which the operator returns from the recipient's wallet (a wallet payment cannot be refunded automatically). Do not pay again for this answer`,
-      retryAfterS: REFUND_RETRY_AFTER_S,
-    }
-  return {
-    ok: false,
-    reason: 'expired',
-    detail: `this payment never reached the recipient and ${closed}; nothing was transferred for it`,
-  }
-}
+/** How long one settlement of this payment may take, by its method (a card's processor, a wallet's facilitator). */
+const settleBoundMs = (input: SettleInput) => settlementOf(input, input.now).boundMs
 
 /**
  * A settled credential whose answer this request cannot have: it says whether the answer can still
@@ -816,7 +662,7 @@ async function walletPastWindow(w: WalletSettlement, closed: string): Promise<Se
  */
 function alreadyAccepted(record: LedgerRecord & { receipt: Receipt }, now: number): SettleResult {
   const { reference, timestamp } = record.receipt
-  const accepted = `this credential was already accepted (PaymentIntent ${reference} at ${timestamp}) and its answer was given to the request that first sent it`
+  const accepted = `this credential was already accepted (${wordsOf(record.receipt.method).settlement} ${reference} at ${timestamp}) and its answer was given to the request that first sent it`
   if (record.idempotencyKey === undefined)
     return {
       ok: false,
@@ -871,8 +717,8 @@ function used(): SettleResult {
 }
 
 /** A second token for a challenge being paid (or paid): refused before any charge, with no challenge to pay. */
-function anotherToken(record: LedgerRecord | undefined): SettleResult {
-  const intent = record?.intentId ? ` (PaymentIntent ${record.intentId})` : ''
+function anotherToken(record: LedgerRecord | undefined, method: string): SettleResult {
+  const intent = record?.intentId ? ` (${wordsOf(method).settlement} ${record.intentId})` : ''
   return {
     ok: false,
     reason: 'another-token',

@@ -20,6 +20,9 @@ export const RECONCILE_LOOKBACK_MS = 48 * HOUR_MS
 /** A ledger record is deleted this long after its challenge expired (a kept answer goes sooner). */
 export const RECORD_RETENTION_MS = 72 * HOUR_MS
 
+/** A refund owed, or a payment whose fate is read again later, is looked at every 15 minutes (wrangler.jsonc's cron). */
+export const REFUND_RETRY_AFTER_S = 15 * 60
+
 /** The answer kept for a repeat under the Idempotency-Key goes when that repeat can no longer be asked for. */
 export const answerKeptUntil = (record: LedgerRecord) => (record.settledAt ?? 0) + ANSWER_REPLAY_MS
 /** The record itself stays as long as the reconciler may still ask about its intent. */

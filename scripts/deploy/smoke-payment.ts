@@ -14,7 +14,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { Challenge, Credential } from 'mppx'
-import { STRIPE_VERSION } from '../../gateway/payment/processor.js'
+import { STRIPE_VERSION } from '../../gateway/payment/stripe/processor.js'
 import { addHeader, type SmokeCheck, smokeFetch } from './smoke.js'
 
 export const STRIPE_API = 'https://api.stripe.com'

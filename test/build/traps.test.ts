@@ -309,7 +309,9 @@ describe('short and ranked answers keep what the scenarios demand', () => {
 
 describe('asking with technologies is documented where agents and people read', () => {
   it('behavior: llms.txt and the README show the example, and openapi.json documents both parameters within its cap', async () => {
-    expect(TECHNOLOGIES_EXAMPLE).toBe('technologies=postgresql@16,pgbouncer&action=dependency-upgrade&change=pg_upgrade+to+17')
+    expect(TECHNOLOGIES_EXAMPLE).toBe(
+      'technologies=postgresql@16,pgbouncer&action=dependency-upgrade&change=pg_upgrade+to+17',
+    )
     const { files } = await build({ contentDir: 'content', outDir: await tempDir(), urls: LOCAL_URLS })
     expect(files.get('public/llms.txt')).toContain(`/v1/fde-preship-checklist?${TECHNOLOGIES_EXAMPLE}`)
     const readme = await readFile('README.md', 'utf8')

@@ -5,7 +5,7 @@
  * so the other form is sent under the same key, and one payment is charged once.
  */
 import { describe, expect, it } from 'vitest'
-import { TOKEN_FIELDS } from '../../gateway/payment/processor.js'
+import { TOKEN_FIELDS } from '../../gateway/payment/stripe/processor.js'
 import { decodeReceipt, get, payOnce, processorLedger, token } from '../support/service.js'
 
 const [NESTED, TOP_LEVEL] = TOKEN_FIELDS

@@ -21,7 +21,7 @@ export const testEvm: EvmConfig = {
   maxTimeoutSeconds: 300,
 }
 
-/** A PaymentConfig (gateway/payment/charge.ts) without receipt keys: nothing here signs a receipt. */
+/** A PaymentConfig (gateway/payment/methods.ts) without receipt keys: nothing here signs a receipt. */
 export const testPayment = {
   realm: 'service.example',
   hmacSecret: 'a challenge secret of at least thirty-two bytes',

@@ -4,8 +4,12 @@
  * closed, whenever their challenge was issued.
  */
 import { describe, expect, it } from 'vitest'
-import { creationWindow, orphanBand, PROCESSOR_CLOCK_SKEW_S } from '../../gateway/payment/creation-window.js'
 import { DELIVERY_WINDOW_MS, RECONCILE_LOOKBACK_MS } from '../../gateway/payment/retention.js'
+import {
+  creationWindow,
+  orphanBand,
+  PROCESSOR_CLOCK_SKEW_S,
+} from '../../gateway/payment/stripe/creation-window.js'
 
 const TTL_MS = 5 * 60_000
 const TIMEOUT_MS = 10_000

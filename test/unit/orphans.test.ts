@@ -2,8 +2,8 @@
  * Which charges the reconciler refunds: exactly those never delivered that can no longer be.
  */
 import { describe, expect, it } from 'vitest'
-import { orphanVerdict } from '../../gateway/payment/orphans.js'
 import { DELIVERY_WINDOW_MS, type LedgerRecord } from '../../gateway/payment/retention.js'
+import { orphanVerdict } from '../../gateway/payment/stripe/orphans.js'
 
 const expiresAt = Date.parse('2026-11-24T12:00:00Z')
 const record = (state: LedgerRecord['state'], extra: Partial<LedgerRecord> = {}): LedgerRecord => ({

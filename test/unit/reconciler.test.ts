@@ -5,8 +5,8 @@
  * (orphans.ts, money-back.test.ts); here only which intents reach the ledger, and how often.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { orphanBand } from '../../gateway/payment/creation-window.js'
-import type { OrphanOutcome } from '../../gateway/payment/orphans.js'
+import { orphanBand } from '../../gateway/payment/stripe/creation-window.js'
+import type { OrphanOutcome } from '../../gateway/payment/stripe/orphans.js'
 import {
   type CursorStore,
   MAX_PAGES,
@@ -16,7 +16,7 @@ import {
   type ReconcilerConfig,
   reconcilerMetric,
   refundOrphans,
-} from '../../gateway/payment/reconciler.js'
+} from '../../gateway/payment/stripe/reconciler.js'
 import { STANDIN_SECRET } from '../../schema/config.js'
 import { type ProcessorStandin, startProcessorStandin } from '../../scripts/local/processor-standin.js'
 

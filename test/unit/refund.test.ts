@@ -5,7 +5,7 @@
  * key, is retried under a new key rather than replayed for a day. Against the stand-in in this process.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { refundPaymentIntent } from '../../gateway/payment/processor.js'
+import { refundPaymentIntent } from '../../gateway/payment/stripe/processor.js'
 import { STANDIN_SECRET } from '../../schema/config.js'
 import { type ProcessorStandin, startProcessorStandin } from '../../scripts/local/processor-standin.js'
 

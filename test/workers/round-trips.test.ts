@@ -10,9 +10,10 @@ import { env, runInDurableObject } from 'cloudflare:test'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AttemptLimiter } from '../../gateway/payment/attempt-limiter.js'
 import { issueChallenge } from '../../gateway/payment/challenge.js'
-import { cardOffer, type Ledger, verifyAndSettle } from '../../gateway/payment/charge.js'
 import { FAILED_PAYMENTS_PER_MINUTE } from '../../gateway/payment/failure-window.js'
 import type { SettleInput } from '../../gateway/payment/ledger.js'
+import { cardOffer } from '../../gateway/payment/methods.js'
+import { type Ledger, pay } from '../../gateway/payment/pay.js'
 import { sha256Hex } from '../../gateway/sha256-hex.js'
 import { RESENDS_PER_MINUTE } from '../../schema/config.js'
 import { testPayment } from '../support/payment-config.js'
@@ -82,7 +83,7 @@ describe('a paid call in two round trips', () => {
       refundIfOrphaned: async () => 'not-found' as never,
     }
     const challenge = await issueChallenge(config, cardOffer(config), binding, 'Lessons')
-    const settled = await verifyAndSettle(
+    const settled = await pay(
       config,
       counted,
       { challenge, payload: { spt: 'spt_test_ok' } },

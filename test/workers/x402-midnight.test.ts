@@ -13,14 +13,15 @@ import { PREPARE } from '../../gateway/datasets/answers.js'
 import type { Env } from '../../gateway/env.js'
 import { normaliseQuery } from '../../gateway/payment/binding.js'
 import { issueChallenge } from '../../gateway/payment/challenge.js'
-import type { PaymentConfig } from '../../gateway/payment/charge.js'
 import { formatAuthorization, parseAuthorization } from '../../gateway/payment/credential.js'
-import { challengeFromAccepted, evmOffer } from '../../gateway/payment/evm/challenge.js'
 import { authorizationIdentity, challengeNonce } from '../../gateway/payment/evm/check.js'
-import { payWithAuthorization, type WalletPayment } from '../../gateway/payment/evm/pay.js'
+import { challengeFromAccepted, evmOffer } from '../../gateway/payment/evm/offer.js'
 import { x402Requirements } from '../../gateway/payment/evm/request.js'
+import { type WalletPayment, walletPayment } from '../../gateway/payment/evm/verify.js'
 import { decodePaymentSignature } from '../../gateway/payment/evm/x402-wire.js'
-import { echoedExpires, ledgerOf, walletPayment } from '../../gateway/payment/http.js'
+import { echoedExpires, ledgerOf } from '../../gateway/payment/http.js'
+import type { PaymentConfig } from '../../gateway/payment/methods.js'
+import { pay } from '../../gateway/payment/pay.js'
 import { paymentIdentity } from '../../gateway/payment/payment-identity.js'
 import { defaultsClock } from '../../gateway/payment/request-clock.js'
 import type { LedgerRecord } from '../../gateway/payment/retention.js'
@@ -108,8 +109,7 @@ async function paymentAt(issuedAt: number, wire: Wire) {
 /** The wallet payment a request carries, as gateway/payment/http.ts reads it on either wire. */
 function paymentOf(request: Request): WalletPayment {
   const x402 = request.headers.get('payment-signature')
-  if (!x402)
-    return walletPayment(parseAuthorization(request.headers.get('authorization') ?? '')) as WalletPayment
+  if (!x402) return walletPayment(parseAuthorization(request.headers.get('authorization') ?? ''))
   const decoded = decodePaymentSignature(x402)
   const echoed = challengeFromAccepted(config, evm, decoded.accepted)
   if (typeof echoed === 'string') throw new Error(echoed)
@@ -125,16 +125,7 @@ async function sendAt(headers: Record<string, string>, now: number) {
   const clock = defaultsClock(echoedExpires(request), CHALLENGE_TTL_MS, now)
   const payment = paymentOf(request)
   const binding = bindingAt(clock)
-  const settled = await payWithAuthorization(
-    config,
-    evm,
-    ledgerOf(gateway),
-    payment,
-    binding,
-    testClient,
-    'lost-answer',
-    now,
-  )
+  const settled = await pay(config, ledgerOf(gateway), payment, binding, testClient, 'lost-answer', now)
   return { binding, settled }
 }
 

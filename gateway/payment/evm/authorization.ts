@@ -5,23 +5,10 @@
  * keccak), not the whole secp256k1 module (signing, Schnorr, hash-to-curve: about 14 KiB) nor viem's
  * tree-shaken typed-data code (about 23 KiB). Pure crypto: no RPC, no key.
  */
-import { Field, invert, mod } from '@noble/curves/abstract/modular'
-import { weierstrassPoints } from '@noble/curves/abstract/weierstrass'
+import { invert, mod } from '@noble/curves/abstract/modular'
 import { keccak_256 } from '@noble/hashes/sha3'
 import { TRANSFER_TYPE_STRING } from '../../../schema/eip3009.js'
-
-/** secp256k1 (SEC 2 §2.4.1): y² = x³ + 7 over p, generator G of order n. */
-const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
-const Fp = Field(0xfffffffffffffffffffffffffffffffffffffffffffffffffffffffefffffc2fn)
-const { ProjectivePoint: Point } = weierstrassPoints({
-  a: 0n,
-  b: 7n,
-  Fp,
-  n: N,
-  h: 1n,
-  Gx: 0x79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798n,
-  Gy: 0x483ada7726a3c4655da4fbfc0e1108a8fd17b448a68554199c47d08ffb10d4b8n,
-})
+import { Fp, generatorTimes, N, Point, pointTimes } from './secp256k1.js'
 
 export interface TokenDomain {
   /** The token contract's EIP-712 domain name and version (Base USDC: "USD Coin", "2"). */
@@ -68,15 +55,29 @@ export function malformedField(a: TransferAuthorization, signature: unknown): st
   return undefined
 }
 
+/** The domain separators computed so far, by domain: a deployment has one token, so one entry. */
+const separators = new Map<string, Uint8Array>()
+
+/** The EIP-712 domain separator of the token's domain, computed once per domain. */
+function domainSeparator(domain: TokenDomain): Uint8Array {
+  const key = `${domain.name}\n${domain.version}\n${domain.chainId}\n${domain.verifyingContract.toLowerCase()}`
+  let separator = separators.get(key)
+  if (!separator) {
+    separator = keccak(
+      DOMAIN_TYPE,
+      keccak(text.encode(domain.name)),
+      keccak(text.encode(domain.version)),
+      uint(BigInt(domain.chainId)),
+      address(domain.verifyingContract),
+    )
+    if (separators.size >= 8) separators.clear()
+    separators.set(key, separator)
+  }
+  return separator
+}
+
 /** The EIP-712 digest of the authorization under the token's domain. */
 export function authorizationDigest(domain: TokenDomain, a: TransferAuthorization): Uint8Array {
-  const domainSeparator = keccak(
-    DOMAIN_TYPE,
-    keccak(text.encode(domain.name)),
-    keccak(text.encode(domain.version)),
-    uint(BigInt(domain.chainId)),
-    address(domain.verifyingContract),
-  )
   const struct = keccak(
     TRANSFER_TYPE,
     address(a.from),
@@ -86,7 +87,7 @@ export function authorizationDigest(domain: TokenDomain, a: TransferAuthorizatio
     uint(BigInt(a.validBefore)),
     hex(a.nonce),
   )
-  return keccak(new Uint8Array([0x19, 0x01]), domainSeparator, struct)
+  return keccak(new Uint8Array([0x19, 0x01]), domainSeparator(domain), struct)
 }
 
 /**
@@ -109,8 +110,8 @@ export function signer(digest: Uint8Array, signature: string): string | undefine
     R.assertValidity()
     const rInv = invert(r, N)
     const e = mod(BigInt(`0x${toHex(digest)}`), N)
-    const Q = Point.BASE.multiplyAndAddUnsafe(R, mod(-e * rInv, N), mod(s * rInv, N))
-    if (!Q) return undefined
+    const Q = generatorTimes(mod(-e * rInv, N)).add(pointTimes(R, mod(s * rInv, N)))
+    if (Q.equals(Point.ZERO)) return undefined
     const hash = keccak_256(Q.toRawBytes(false).slice(1))
     return `0x${toHex(hash.slice(12))}`
   } catch {
@@ -140,8 +141,13 @@ function hex(s: string): Uint8Array {
   return out
 }
 
+/** Each byte's two hex digits, looked up rather than formatted per byte. */
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'))
+
 export function toHex(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+  let out = ''
+  for (const b of bytes) out += HEX[b]
+  return out
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {

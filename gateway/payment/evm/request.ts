@@ -7,10 +7,18 @@ import type { EvmConfig } from './config.js'
 
 export const EVM_METHOD = 'evm'
 
+/** The price by the token's decimals, worked out once each: a paid call asks for it several times. */
+const amounts = new Map<number, string>()
+
 /** The price in the token's base units: cents × 10^(decimals − 2), never typed twice. */
 export function atomicAmount(decimals: number): string {
   if (PRICE.currency !== 'usd') throw new Error('the wallet rail prices a dollar stablecoin')
-  return (BigInt(PRICE.amount) * 10n ** BigInt(decimals - 2)).toString()
+  let amount = amounts.get(decimals)
+  if (amount === undefined) {
+    amount = (BigInt(PRICE.amount) * 10n ** BigInt(decimals - 2)).toString()
+    amounts.set(decimals, amount)
+  }
+  return amount
 }
 
 /** The MPP `evm` charge request (draft-evm-charge): EIP-3009 authorizations only. */

@@ -7,7 +7,10 @@
  * still execute: definitively unpaid only once its window has closed, and until then it is settled
  * again, which cannot pay twice (the token refuses a second use of one nonce).
  */
-import type { ProcessorOutcome } from '../processor.js'
+import type { MethodSettlement } from '../method.js'
+import type { SettleOutcome as ProcessorOutcome } from '../outcome.js'
+import { REFUND_RETRY_AFTER_S } from '../retention.js'
+import type { SettleResult } from '../settlement.js'
 import { type ExpectedTransfer, paymentOnChain } from './chain.js'
 import type { EvmConfig } from './config.js'
 import { verifyAndSettle } from './facilitator.js'
@@ -52,8 +55,42 @@ const WALLET_CALLS_AT_MOST = 9
 /** How long one wallet settlement may take: its budget place and its copies' wait are sized by it. */
 export const walletSettleBoundMs = (evm: EvmConfig) => WALLET_CALLS_AT_MOST * evm.timeoutMs
 
-/** What the chain says of a payment, read only (no settlement is tried). */
-export const walletOnChain = (w: WalletSettlement) => paymentOnChain(w.evm, expected(w))
+/** One wallet payment's settlement, as the ledger runs it (method.ts); `now` is the caller's clock. */
+export const walletSettlement = (w: WalletSettlement, now: number): MethodSettlement => ({
+  boundMs: walletSettleBoundMs(w.evm),
+  charge: () => walletCharge(w),
+  // The chain, not a search, knows whether an authorization was used.
+  reconcile: () => walletReconcile(w, now),
+  pastWindow: (_, closed) => walletPastWindow(w, closed),
+})
+
+/**
+ * A pending wallet payment sent again after its delivery window closed: the chain says whether its
+ * price arrived. If it did, it is owed back (by the operator: the Worker holds no key), never "pay
+ * again"; if the chain cannot tell, the buyer asks again later.
+ */
+async function walletPastWindow(w: WalletSettlement, closed: string): Promise<SettleResult> {
+  const chain = await paymentOnChain(w.evm, expected(w))
+  if ('unknown' in chain)
+    return {
+      ok: false,
+      reason: 'unavailable',
+      detail: `${closed} and whether this payment reached the recipient cannot be read now (${chain.unknown}); send the same credential again later, do not pay again`,
+      retryAfterS: REFUND_RETRY_AFTER_S,
+    }
+  if (chain.paid)
+    return {
+      ok: false,
+      reason: 'refund-owed',
+      detail: `this payment reached the recipient (transaction ${chain.transaction}) but ${closed}, so its answer can no longer be delivered; it is owed back to the payer, which the operator returns from the recipient's wallet (a wallet payment cannot be refunded automatically). Do not pay again for this answer`,
+      retryAfterS: REFUND_RETRY_AFTER_S,
+    }
+  return {
+    ok: false,
+    reason: 'expired',
+    detail: `this payment never reached the recipient and ${closed}; nothing was transferred for it`,
+  }
+}
 
 /** A retry of a payment whose settlement outcome was unknown. */
 export async function walletReconcile(w: WalletSettlement, now: number): Promise<ProcessorOutcome> {

@@ -5,7 +5,7 @@
  * out in `X-PAYMENT-RESPONSE`. v1 names networks by name, not CAIP-2.
  *
  * A v1 payment echoes nothing of the offer it answers, so it cannot name a challenge. It is paid
- * through the same path as the v2 wire (evm/pay.ts) by translation: its challenge is derived from
+ * through the same path as the v2 wire (evm/verify.ts) by translation: its challenge is derived from
  * the payment itself, bound to this request (`opaque`, with the authorization's nonce as its nonce)
  * and expiring with the authorization. The same X-PAYMENT sent again derives the same challenge, so
  * a re-send is judged by the ledger like any other (its answer again under its Idempotency-Key, or
@@ -19,8 +19,8 @@ import { type Challenge, type ChallengeConfig, INTENT } from '../challenge.js'
 import { challengeId } from '../challenge-id.js'
 import { MalformedCredential } from '../credential.js'
 import type { TransferAuthorization } from './authorization.js'
-import { evmOffer } from './challenge.js'
 import type { EvmConfig } from './config.js'
+import { evmOffer } from './offer.js'
 import { atomicAmount } from './request.js'
 import { authorizationFields, fromBase64, isObject } from './x402-wire.js'
 

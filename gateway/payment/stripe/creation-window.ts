@@ -2,8 +2,9 @@
  * When, in the processor's clock, an intent can have been created: the bounds of every read of
  * the processor's list, so that no read grows with the account's other traffic.
  */
+
+import { DELIVERY_WINDOW_MS, RECONCILE_LOOKBACK_MS } from '../retention.js'
 import type { CreatedWindow } from './processor.js'
-import { DELIVERY_WINDOW_MS, RECONCILE_LOOKBACK_MS } from './retention.js'
 
 /**
  * How far our clock and the processor's may disagree, in seconds. Both keep NTP time (well under a

@@ -1,55 +1,28 @@
 /**
- * The payment core shared by HTTP and MCP: issue a challenge for one request, and verify and
- * settle a credential for it. Order: parse → HMAC → expiry → request binding → atomic claim
- * (ledger) → processor. Nothing here knows about headers or JSON-RPC.
+ * The payment core shared by HTTP and MCP, for every method: verify and settle a payment for one
+ * request. Order: the method's payload read → the challenge (HMAC, the method's offer, expiry,
+ * request binding: one check for every method, challenge.ts) → the method's claim (its payload's
+ * own checks) → the atomic claim in the ledger, which settles it. Nothing here knows about headers
+ * or JSON-RPC, nor about any one method (methods.ts knows them).
  */
 
 import { encodeText } from '../../schema/base64url.js'
 import { canonicalize } from '../../schema/jcs.js'
-import { PRICE } from '../../schema/routes.js'
-import { sha256Hex } from '../sha256-hex.js'
 import type { Binding } from './binding.js'
-import { type Challenge, type Offer, verifyEchoedChallenge } from './challenge.js'
-import type { Credential } from './credential.js'
-import type { EvmConfig } from './evm/config.js'
+import { type Challenge, verifyEchoedChallenge } from './challenge.js'
 import type { PaymentLedger, SettleInput } from './ledger.js'
+import {
+  methodPayment,
+  type OrphanLedger,
+  type Paying,
+  type PaymentClaim,
+  type PaymentConfig,
+} from './methods.js'
 import { paymentIdentity } from './payment-identity.js'
 import { type Refusal, refusal } from './problems.js'
-import type { ProcessorConfig } from './processor.js'
 import type { Receipt } from './receipt.js'
-import type { OrphanLedger } from './reconciler.js'
 import { ledgerRefusal } from './settle-refusal.js'
 import type { KeptAnswer, SettleResult } from './settlement.js'
-import type { ReceiptKeys } from './signed-receipt.js'
-
-export interface PaymentConfig {
-  realm: string
-  hmacSecret: string
-  networkId: string
-  processor: ProcessorConfig
-  challengeTtlMs: number
-  receipts: ReceiptKeys
-  /** The wallet rail (method "evm" and x402), when the deployment names a recipient. */
-  evm?: EvmConfig
-}
-
-export const METHOD = 'stripe'
-const SPT = /^spt_[A-Za-z0-9_]{1,200}$/
-
-/** The charge request every paid call offers: amount in cents, card through Stripe. */
-export function chargeRequest(config: PaymentConfig) {
-  return {
-    amount: PRICE.amount,
-    currency: PRICE.currency,
-    methodDetails: { networkId: config.networkId, paymentMethodTypes: ['card'] },
-  }
-}
-
-/** The card's offer, as its challenges carry it. */
-export const cardOffer = (config: PaymentConfig): Offer => ({
-  method: METHOD,
-  request: encodeText(canonicalize(chargeRequest(config))),
-})
 
 export type Settlement =
   | {
@@ -76,12 +49,6 @@ export const refused = (...args: Parameters<typeof refusal>): Settlement => ({
   refusal: refusal(...args),
 })
 
-/** What a payment method hands the ledger for one payment: its token and how it is charged. */
-export type PaymentClaim = Pick<
-  SettleInput,
-  'method' | 'amount' | 'currency' | 'expiresAt' | 'legacyDigest' | 'wallet' | 'unclaimable' | 'tokenClaim'
-> & { token: string }
-
 /**
  * Claims one payment, (challenge id, token), in the ledger, which settles it, whatever the method;
  * a refusal is told as the payment problem it is (settle-refusal.ts). Expiry and the budgets are
@@ -102,7 +69,7 @@ export async function settlePayment(
   now: number,
 ): Promise<Settlement> {
   const { token, ...how } = claim
-  const input = {
+  const input: Omit<SettleInput, 'challengeId'> = {
     ...how,
     payment: paymentIdentity(echoed.id, token),
     spt: token,
@@ -116,45 +83,36 @@ export async function settlePayment(
   return result.ok ? result : { ok: false, refusal: ledgerRefusal(result, echoed) }
 }
 
-export async function verifyAndSettle(
+/**
+ * Pays one request with `paying`, whatever its method: the one way every method's challenge is
+ * verified and its payment claimed. Throws MalformedCredential when a payload is not its method's form.
+ */
+export async function pay(
   config: PaymentConfig,
   ledger: Ledger,
-  credential: Credential,
+  paying: Paying,
   binding: Binding,
   client: string,
   idempotencyKey?: string,
   now = Date.now(),
 ): Promise<Settlement> {
-  const echoed = credential.challenge
+  const echoed = 'wire' in paying ? paying.echoed : paying.challenge
   let request: string
-  let legacyDigest: string
   try {
     // Over MCP the request arrives as a JSON object; the id was bound over its JCS base64url form.
     request =
       typeof echoed.request === 'string'
         ? echoed.request
         : encodeText(canonicalize(echoed.request as unknown))
-    // Records written before payment identity were keyed on this; gone once they expire (72 h).
-    legacyDigest = await sha256Hex(
-      canonicalize({ challenge: { ...echoed, request }, payload: credential.payload }),
-    )
   } catch {
     // Numbers JSON cannot round-trip (1e400) or nesting past the engine's limits: the client's error.
     return refused('malformed-credential', 'the credential holds values that have no canonical JSON form')
   }
-  const checked = await verifyEchoedChallenge(config, cardOffer(config), { ...echoed, request }, binding)
-  if (!checked.ok) return checked
-  const spt = credential.payload.spt
-  if (typeof spt !== 'string' || !SPT.test(spt))
-    return refused('invalid-payload', 'payload.spt must be a Stripe shared payment token (spt_…)')
-  const claim = { token: spt, legacyDigest, method: METHOD, amount: PRICE.amount, currency: PRICE.currency }
-  return settlePayment(
-    config,
-    ledger,
-    client,
-    { ...echoed, request },
-    { ...claim, expiresAt: checked.expiresAt },
-    idempotencyKey,
-    now,
-  )
+  const issued = { ...echoed, request }
+  const method = methodPayment(config, paying, issued)
+  const checked = await verifyEchoedChallenge(config, method.offer, issued, binding)
+  if (!checked.ok) return refused('invalid-challenge', checked.detail)
+  const claim = await method.claim(checked.expiresAt, now)
+  if ('problem' in claim) return { ok: false, refusal: claim }
+  return settlePayment(config, ledger, client, issued, claim, idempotencyKey, now)
 }

@@ -1,20 +1,23 @@
 /**
- * Pays a request with an EIP-3009 authorization, on any wire: the MPP `evm` credential
- * (`Authorization: Payment`) or the x402 payment payload (`PAYMENT-SIGNATURE`, or v1's `X-PAYMENT`). Order, as for the
- * card: the challenge (HMAC, offer, request binding) → the authorization (Worker check) → the
- * ledger, which for a new claim claims the authorization for this challenge (durably, across both
- * wires) beside the client's budget places, then claims the challenge and only then settles
- * through the facilitator.
+ * The wallet method's check of a payment, on any wire: the MPP `evm` credential
+ * (`Authorization: Payment`) or the x402 payment payload (`PAYMENT-SIGNATURE`, or v1's `X-PAYMENT`).
+ * Its challenge is the core's to verify first (pay.ts: HMAC, offer, request binding); then the
+ * authorization is checked here, in the Worker, and names the one payment the ledger claims, which
+ * for a new claim claims the authorization for this challenge (durably, across every wire) beside
+ * the client's budget places, then the challenge, and only then settles through the facilitator.
  */
 import { canonicalize } from '../../../schema/jcs.js'
-import type { Binding } from '../binding.js'
-import { type Challenge, verifyEchoedChallenge } from '../challenge.js'
-import { type Ledger, type PaymentConfig, refused, type Settlement, settlePayment } from '../charge.js'
+import type { Challenge } from '../challenge.js'
+import { type Credential, MalformedCredential } from '../credential.js'
+import type { MethodWords } from '../method.js'
+import { type Refusal, refusal } from '../problems.js'
 import type { TransferAuthorization } from './authorization.js'
-import { evmOffer } from './challenge.js'
 import { type CheckedAuthorization, challengeNonce, checkAuthorization } from './check.js'
 import type { EvmConfig } from './config.js'
 import { atomicAmount, EVM_METHOD, x402Requirements } from './request.js'
+
+/** How the wallet's refusals name its settlement. */
+export const WALLET_WORDS: MethodWords = { settlement: 'transaction' }
 
 export interface WalletPayment {
   /** The challenge the payment answers, with its request as issued (a string). */
@@ -30,24 +33,16 @@ export interface WalletPayment {
   accepted?: Record<string, unknown>
 }
 
-export async function payWithAuthorization(
-  config: PaymentConfig,
-  evm: EvmConfig,
-  ledger: Ledger,
-  payment: WalletPayment,
-  binding: Binding,
-  /** The paying client's key (client-key.ts). */
-  client: string,
-  idempotencyKey?: string,
-  now = Date.now(),
-): Promise<Settlement> {
+/**
+ * The payment an authorization makes, once its challenge is verified (its expiry `expiresAt`), or
+ * why it makes none: the authorization must pay this offer (exactly, on the x402 wire), carry the
+ * challenge's nonce (on the MPP wire), be signed by its payer and end soon after the challenge.
+ */
+export function walletClaim(evm: EvmConfig, payment: WalletPayment, expiresAt: number, now: number) {
   const { echoed } = payment
-  const challenge = await verifyEchoedChallenge(config, evmOffer(evm), echoed, binding)
-  if (!challenge.ok) return challenge
-  const { expiresAt } = challenge
   const requirements = x402Requirements(evm, echoed)
   if (payment.wire === 'x402' && !sameOffer(payment.accepted, requirements))
-    return refused(
+    return refusal(
       'invalid-challenge',
       'accepted must be the payment requirements offered for this request, unchanged (amount, asset, payTo, network, extra)',
     )
@@ -58,7 +53,7 @@ export async function payWithAuthorization(
     now,
     payment.wire === 'mpp' ? challengeNonce(echoed.id, echoed.realm) : undefined,
   )
-  if (!checked.ok && !checked.lapsed) return refused(checked.problem, checked.detail)
+  if (!checked.ok && !checked.lapsed) return refusal(checked.problem, checked.detail)
   // A lapsed authorization can pay nothing new, but the payment it made may have lost its answer:
   // the ledger re-sends that, and refuses anything else as expired. Nothing new is claimed for it.
   const lapsed = checked.ok ? undefined : checked.detail
@@ -69,37 +64,53 @@ export async function payWithAuthorization(
   // after anyone could tell whether its answer was delivered: refused before it is claimed.
   const latest = Math.floor(expiresAt / 1000) + evm.maxTimeoutSeconds
   if (BigInt(authorization.validBefore) > BigInt(latest))
-    return refused(
+    return refusal(
       'verification-failed',
       `validBefore must be at most ${latest} (the challenge's expiry plus ${evm.maxTimeoutSeconds} s)`,
     )
 
+  const amount = atomicAmount(evm.decimals)
   const wallet = {
     evm,
     paymentPayload: { x402Version: 2, accepted: requirements, payload: { authorization, signature } },
     paymentRequirements: requirements,
     from: authorization.from,
     nonce: authorization.nonce,
-    amount: atomicAmount(evm.decimals),
+    amount,
     validBefore: authorization.validBefore,
   }
-  // The payment is the challenge and the authorization (its token), nothing else of the credential.
-  const claim = { token, method: EVM_METHOD, amount: atomicAmount(evm.decimals), currency: evm.token }
   // One authorization pays one challenge, whichever wire carries it: the ledger claims it for a new
   // claim, beside its places and before any settlement. A lapsed one claims nothing new.
-  const unclaimable =
+  const claimable =
     lapsed === undefined
       ? { tokenClaim: { token, keepUntil: Number(authorization.validBefore) * 1000 } }
       : { unclaimable: lapsed }
-  return settlePayment(
-    config,
-    ledger,
-    client,
-    echoed,
-    { ...claim, expiresAt, ...unclaimable, wallet },
-    idempotencyKey,
-    now,
-  )
+  // The payment is the challenge and the authorization (its token), nothing else of the credential.
+  return { token, method: EVM_METHOD, amount, currency: evm.token, expiresAt, ...claimable, wallet }
+}
+
+export type WalletClaim = Exclude<ReturnType<typeof walletClaim>, Refusal>
+
+/** An MPP credential for the wallet rail (method "evm"), its challenge's request as issued (a string). */
+export function walletPayment(credential: Credential): WalletPayment {
+  const p = credential.payload
+  if (p.type !== 'authorization')
+    throw new MalformedCredential(
+      'payload.type must be "authorization" (an EIP-3009 transferWithAuthorization)',
+    )
+  return {
+    echoed: credential.challenge,
+    authorization: {
+      from: String(p.from),
+      to: String(p.to),
+      value: String(p.value),
+      validAfter: String(p.validAfter),
+      validBefore: String(p.validBefore),
+      nonce: String(p.nonce),
+    },
+    signature: p.signature,
+    wire: 'mpp',
+  }
 }
 
 /** Whether echoed requirements are the offer, member for member (JCS compares them whatever the order). */

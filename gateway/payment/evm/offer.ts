@@ -5,18 +5,24 @@
 import { encodeText } from '../../../schema/base64url.js'
 import { canonicalize } from '../../../schema/jcs.js'
 import { type Challenge, INTENT, type Offer } from '../challenge.js'
-import type { PaymentConfig } from '../charge.js'
 import type { EvmConfig } from './config.js'
 import { EVM_METHOD, evmChargeRequest } from './request.js'
 
-export const evmOffer = (evm: EvmConfig): Offer => ({
-  method: EVM_METHOD,
-  request: encodeText(canonicalize(evmChargeRequest(evm))),
-})
+/** Each configuration's offer, encoded once: every paid call and every 402 names it. */
+const offers = new WeakMap<EvmConfig, Offer>()
+
+export function evmOffer(evm: EvmConfig): Offer {
+  let offer = offers.get(evm)
+  if (!offer) {
+    offer = { method: EVM_METHOD, request: encodeText(canonicalize(evmChargeRequest(evm))) }
+    offers.set(evm, offer)
+  }
+  return offer
+}
 
 /** The challenge an x402 payment names in `accepted.extra`, or why it names none. */
 export function challengeFromAccepted(
-  config: PaymentConfig,
+  config: { realm: string },
   evm: EvmConfig,
   accepted: Record<string, unknown>,
 ): Challenge | string {

@@ -6,7 +6,7 @@
  * Object class needs a migration, and Cloudflare refuses a version upload that carries one, which
  * the staged deploy (scripts/deploy/deploy-stage.ts) relies on.
  */
-import type { PaymentLedger } from './ledger.js'
+import type { PaymentLedger } from '../ledger.js'
 import type { CursorStore } from './reconciler.js'
 
 const CURSOR_OBJECT = 'reconciler:cursor'

@@ -2,7 +2,7 @@
  * Which charges the scheduled reconciler refunds: a succeeded PaymentIntent of this service whose
  * answer was never delivered and can no longer be. Pure: the ledger and the tests both call it.
  */
-import { DELIVERY_WINDOW_MS, type LedgerRecord } from './retention.js'
+import { DELIVERY_WINDOW_MS, type LedgerRecord } from '../retention.js'
 
 export type OrphanVerdict =
   /** Refund it now. */
