@@ -78,10 +78,9 @@ export async function bundleLines(bundlePath: string): Promise<BundleLines> {
   }
 }
 
-/** The modules only the ledger object runs on a paid call (where each stood before and after #45's plug-ins). */
+/** The modules only the ledger object runs on a paid call. */
 const LEDGER_ONLY_MODULES = [
   'gateway/payment/attempts.ts',
-  'gateway/payment/processor.ts',
   'gateway/payment/stripe/processor.ts',
   'gateway/payment/stripe/settle.ts',
   'gateway/payment/evm/settle.ts',
