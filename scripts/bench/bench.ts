@@ -264,6 +264,11 @@ async function content100x(): Promise<string> {
   await cp('content', dir, { recursive: true })
   // Scenarios judge the router on the real content; 100 copies of each gate would break their counts.
   for (const file of await readdir(join(dir, 'scenarios'))) await rm(join(dir, 'scenarios', file))
+  // Every gate and rule says what it guards against (harm.yaml): each copy says the same as its original.
+  const harm = parse(await readFile(join(dir, 'harm.yaml'), 'utf8')) as Record<
+    'gates' | 'rules',
+    Record<string, unknown>
+  >
   for (const folder of ['rules', 'playbooks', 'gates', 'pricing/rows']) {
     const files = await readdir(join(dir, folder))
     for (const file of files) {
@@ -272,9 +277,12 @@ async function content100x(): Promise<string> {
         const clone = { ...item, id: `${item.id}-x${copy}` }
         if ('title' in clone) clone.title = `${clone.title} (copy ${copy})`
         await writeFile(join(dir, folder, `${clone.id}.yaml`), stringify(clone))
+        const book = folder === 'gates' || folder === 'rules' ? harm[folder] : undefined
+        if (book) book[clone.id] = book[item.id]
       }
     }
   }
+  await writeFile(join(dir, 'harm.yaml'), stringify(harm))
   return dir
 }
 
