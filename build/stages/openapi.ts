@@ -371,7 +371,7 @@ export function openapi(urls: ServiceUrls, facts: readonly Fact[]) {
           schema: { type: 'string' },
         },
         'Payment-Receipt': {
-          description: `base64url JSON receipt: status, method, timestamp, reference (PaymentIntent id), challengeId, amount, currency, and jws: a compact JWS (EdDSA) over ${Object.keys(RECEIPT_CLAIMS).join(', ')}, verifiable with ${JWKS_PATH}`,
+          description: `base64url JSON receipt: status, method, timestamp, reference (PaymentIntent id or transaction), challengeId, amount, currency (a wallet's: chainId, payer), and jws: a compact JWS (EdDSA) over ${Object.keys(RECEIPT_CLAIMS).join(', ')}, verifiable with ${JWKS_PATH}`,
           schema: { type: 'string' },
         },
       },

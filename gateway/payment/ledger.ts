@@ -19,7 +19,13 @@ import type { AttemptLimiter } from './attempt-limiter.js'
 import { type LimitVars, type Places, reservePlaces } from './attempts.js'
 import type { OwedPayment } from './evm/owed.js'
 import { bookDay, dayBookName, LEGACY_DAY, type WalletNote, walletNote } from './evm/wallet-book.js'
-import { type ProcessorConfig, settlementOf, type WalletSettlement, wordsOf } from './methods.js'
+import {
+  type ProcessorConfig,
+  receiptFieldsOf,
+  settlementOf,
+  type WalletSettlement,
+  wordsOf,
+} from './methods.js'
 import type { SettleOutcome } from './outcome.js'
 import type { Receipt } from './receipt.js'
 import {
@@ -398,6 +404,7 @@ export class PaymentLedger extends DurableObject {
           challengeId: input.challengeId,
           amount: input.amount,
           currency: input.currency,
+          ...receiptFieldsOf(input),
         }
         await this.ctx.storage.put('record', {
           ...record,

@@ -85,5 +85,11 @@ export type SettlementInput = IntentRequest & { processor: ProcessorConfig; wall
 export const settlementOf = (input: SettlementInput, now: number): MethodSettlement =>
   input.wallet ? walletSettlement(input.wallet, now) : cardSettlement(input.processor, input, now)
 
+/** What a method adds to its receipt: a wallet payment names its chain and its payer. */
+export const receiptFieldsOf = (
+  input: Pick<SettlementInput, 'wallet'>,
+): { chainId?: number; payer?: string } =>
+  input.wallet ? { chainId: input.wallet.evm.chainId, payer: input.wallet.from } : {}
+
 /** The words a method's refusals use (the card's for a method this service does not know). */
 export const wordsOf = (method: string): MethodWords => (method === EVM_METHOD ? WALLET_WORDS : CARD_WORDS)

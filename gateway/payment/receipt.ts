@@ -14,6 +14,9 @@ export interface Receipt {
   /** What was charged, as the challenge offered it. */
   amount: string
   currency: string
+  /** A wallet payment's chain (EIP-155 id) and the address that paid; absent for a card. */
+  chainId?: number
+  payer?: string
   /** The signed receipt (schema/receipt-claims.ts), added when the answer is delivered. */
   jws?: string
 }

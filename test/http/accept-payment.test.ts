@@ -78,7 +78,11 @@ describe('mppx sends Accept-Payment for the methods it holds', () => {
     })
     const r = await mppx.fetch(`${base()}${PATH}`)
     expect(r.status).toBe(200)
-    expect(decodeReceipt(r.headers.get('payment-receipt')).method).toBe('stripe')
+    const receipt = decodeReceipt(r.headers.get('payment-receipt'))
+    expect(receipt.method).toBe('stripe')
+    // A card receipt names no chain and no payer.
+    expect(receipt).not.toHaveProperty('chainId')
+    expect(receipt).not.toHaveProperty('payer')
     expect(seen).toEqual([['stripe']])
   })
 

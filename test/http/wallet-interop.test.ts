@@ -71,6 +71,9 @@ describe('mppx evm client, MPP wire (Authorization: Payment method="evm")', () =
       expect(r.status).toBe(200)
       const receipt = decodeReceipt(r.headers.get('payment-receipt'))
       expect(receipt).toMatchObject({ status: 'success', method: 'evm', amount: PRICE_UNITS })
+      // A wallet receipt names the chain and the address that paid.
+      expect(receipt.chainId).toBe(LOCAL_TOKEN.chainId)
+      expect(String(receipt.payer).toLowerCase()).toBe(account.address.toLowerCase())
       expect(r.headers.get('payment-response')).toBeNull()
       expect(await r.json()).toBeTruthy()
       paid.push(r)
@@ -94,6 +97,8 @@ describe('mppx evm client, x402 wire (PAYMENT-SIGNATURE)', () => {
       expect(r.status).toBe(200)
       const receipt = decodeReceipt(r.headers.get('payment-receipt'))
       expect(receipt.method).toBe('evm')
+      expect(receipt.chainId).toBe(LOCAL_TOKEN.chainId)
+      expect(String(receipt.payer).toLowerCase()).toBe(account.address.toLowerCase())
       const settled = JSON.parse(
         Buffer.from(r.headers.get('payment-response') ?? '', 'base64').toString('utf8'),
       )
