@@ -42,6 +42,8 @@ function contentDate(content: Content): string {
     ...content.rules.map((r) => r.incident.read_on),
     ...content.gates.flatMap((g) => (g.read_on ? [g.read_on] : [])),
     ...content.thresholds.flatMap((t) => (t.read_on ? [t.read_on] : [])),
+    // A situated answer carries traps too: the day their sources were read counts.
+    ...content.traps.flatMap((f) => f.traps.map((t) => t.read_on)),
   ]
   return days.sort().at(-1) ?? 'unknown'
 }

@@ -77,6 +77,12 @@ describe('standing instructions and per-task files', () => {
       expect(digest, route).toBe(createHash('sha256').update(rest).digest('hex'))
     }
     expect(data.catalogue.content_date).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+    // The traps an answer carries count: no trap was read after the content's date.
+    const newestTrap = data.traps.technologies
+      .flatMap((f) => f.traps.map((t) => t.read_on))
+      .sort()
+      .at(-1)
+    expect(data.catalogue.content_date >= (newestTrap ?? '')).toBe(true)
   })
 
   it('behavior: two situations of one action get two skill names; each within 64 characters, never ending in a hyphen', () => {
