@@ -22,7 +22,7 @@ import type { TransferAuthorization } from './authorization.js'
 import type { EvmConfig } from './config.js'
 import { evmOffer } from './offer.js'
 import { atomicAmount } from './request.js'
-import { authorizationFields, fromBase64, isObject } from './x402-wire.js'
+import { authorizationFields, isObject, x402HeaderObject } from './x402-wire.js'
 
 export const X_PAYMENT_HEADER = 'x-payment'
 export const X_PAYMENT_RESPONSE_HEADER = 'x-payment-response'
@@ -86,15 +86,7 @@ export interface V1Payment {
 
 /** Parses `X-PAYMENT`; anything but an x402 v1 `exact` EIP-3009 payload is malformed. */
 export function decodeXPayment(header: string): V1Payment {
-  if (header.length > MAX_X_PAYMENT_BYTES)
-    throw new MalformedCredential(`X-PAYMENT is longer than ${MAX_X_PAYMENT_BYTES} bytes`)
-  let value: unknown
-  try {
-    value = JSON.parse(fromBase64(header.trim()))
-  } catch {
-    throw new MalformedCredential('X-PAYMENT must be base64 of a JSON x402 payment payload')
-  }
-  if (!isObject(value)) throw new MalformedCredential('X-PAYMENT must hold a JSON object')
+  const value = x402HeaderObject('X-PAYMENT', header, MAX_X_PAYMENT_BYTES)
   if (value.x402Version !== 1) throw new MalformedCredential('X-PAYMENT: x402Version must be 1')
   if (value.scheme !== 'exact') throw new MalformedCredential('X-PAYMENT: scheme must be "exact"')
   const { payload, network } = value

@@ -77,17 +77,25 @@ export const authorizationFields = (a: Record<string, unknown>): TransferAuthori
   nonce: String(a.nonce),
 })
 
-/** Parses `PAYMENT-SIGNATURE`; anything but an x402 v2 `exact` EIP-3009 payload is malformed. */
-export function decodePaymentSignature(header: string): X402Payment {
-  if (header.length > MAX_PAYMENT_HEADER_BYTES)
-    throw new MalformedCredential(`PAYMENT-SIGNATURE is longer than ${MAX_PAYMENT_HEADER_BYTES} bytes`)
+/**
+ * An x402 payment header (either version) read as its JSON object: within `maxBytes`, base64 of a
+ * JSON object, or MalformedCredential naming the header.
+ */
+export function x402HeaderObject(name: string, header: string, maxBytes: number): Record<string, unknown> {
+  if (header.length > maxBytes) throw new MalformedCredential(`${name} is longer than ${maxBytes} bytes`)
   let value: unknown
   try {
     value = JSON.parse(fromBase64(header.trim()))
   } catch {
-    throw new MalformedCredential('PAYMENT-SIGNATURE must be base64 of a JSON x402 payment payload')
+    throw new MalformedCredential(`${name} must be base64 of a JSON x402 payment payload`)
   }
-  if (!isObject(value)) throw new MalformedCredential('PAYMENT-SIGNATURE must hold a JSON object')
+  if (!isObject(value)) throw new MalformedCredential(`${name} must hold a JSON object`)
+  return value
+}
+
+/** Parses `PAYMENT-SIGNATURE`; anything but an x402 v2 `exact` EIP-3009 payload is malformed. */
+export function decodePaymentSignature(header: string): X402Payment {
+  const value = x402HeaderObject('PAYMENT-SIGNATURE', header, MAX_PAYMENT_HEADER_BYTES)
   if (value.x402Version !== 2) throw new MalformedCredential('PAYMENT-SIGNATURE: x402Version must be 2')
   const { accepted, payload, resource } = value
   if (!isObject(accepted))
