@@ -79,11 +79,11 @@ interface Candidate extends RankedItem {
 
 /** The ids of the traps the change's words lead with, best first. */
 function changeLeads(traps: readonly SelectedTrap[]): string[] {
-  const scored = traps.filter((t) => (t.matched?.score ?? 0) > 0)
-  const best = Math.max(0, ...scored.map((t) => t.matched?.score ?? 0))
-  return scored
-    .filter((t) => (t.matched?.score ?? 0) >= best / 2)
-    .sort((a, b) => (b.matched?.score ?? 0) - (a.matched?.score ?? 0))
+  const score = (t: SelectedTrap) => t.matched?.score ?? 0
+  const best = Math.max(0, ...traps.map(score))
+  return traps
+    .filter((t) => score(t) > 0 && score(t) >= best / 2)
+    .sort((a, b) => score(b) - score(a))
     .slice(0, CHANGE_LEADS)
     .map((t) => t.id)
 }

@@ -83,12 +83,12 @@ export function selectTraps(
         files.flatMap((f) => f.traps.filter((t) => admitted(f.technology, t))),
       )
     : undefined
+  const forAction = (t: Trap) => !actions.length || t.actions.some((a) => actions.includes(a))
+  const byWords = (t: Trap) => (matches?.get(t.id)?.words.length ?? 0) >= CHANGE_WORDS_TO_BRING
   for (const file of files) {
     const id = file.technology
     const asked = resolved.filter((r) => r.id === id)
     const versions = asked.map((a) => a.version)
-    const forAction = (t: Trap) => !actions.length || t.actions.some((a) => actions.includes(a))
-    const byWords = (t: Trap) => (matches?.get(t.id)?.words.length ?? 0) >= CHANGE_WORDS_TO_BRING
     const kept = file.traps.filter((t) => admitted(id, t) && (forAction(t) || byWords(t)))
     for (const t of kept) {
       const matched = matches?.get(t.id)
