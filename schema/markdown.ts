@@ -215,6 +215,8 @@ interface Context {
   emergency: boolean
   /** Gates whose failure is advice (their harm can be undone); absent: as the content says. */
   advice?: ReadonlySet<string>
+  /** Rules whose harm can be undone (advice: an unreadable input is noted); absent: every rule stops. */
+  adviceRules?: ReadonlySet<string>
   /** Said to be an emergency: the emergency path comes first, above the routine wording it overrides. */
   first?: boolean
 }
@@ -265,6 +267,16 @@ function groupedGates(gates: readonly PublishedGate[], lines: (g: PublishedGate)
   })
 }
 
+/** What a rule that cannot be checked means: only harm that cannot be undone, outside an emergency, stops. */
+function unreadableRule(r: PublishedRule, c: Context): string {
+  const who = r.constraint.check_spec.exception_approver
+  if (c.revert) return `Cannot check it: tell ${who}; never hold the revert for it.`
+  if (c.first)
+    return `Cannot check it in time: note it in the plan and tell ${who}; never hold the fix for it.`
+  if (c.adviceRules?.has(r.id)) return `Cannot check it: advice; note it in the plan and tell ${who}.`
+  return `Cannot check it: stop; only ${who} may waive it.`
+}
+
 function ruleLines(r: PublishedRule, c: Context): string[] {
   const spec = r.constraint.check_spec
   const i = r.incident
@@ -280,9 +292,7 @@ function ruleLines(r: PublishedRule, c: Context): string[] {
     '',
     ...(c.first ? [] : urgent),
     ...workedLine(c.worked?.[r.id], r.thresholds),
-    c.revert
-      ? `- ${appliesLine(spec.applies_to, why)} Cannot check it: tell ${spec.exception_approver}; never hold the revert for it.`
-      : `- ${appliesLine(spec.applies_to, why)} Cannot check it: stop; only ${spec.exception_approver} may waive it.`,
+    `- ${appliesLine(spec.applies_to, why)} ${unreadableRule(r, c)}`,
     `- Incident: ${i.organisation}, ${i.date}: ${line(i.title)}. ${i.postmortem_url}`,
     '',
   ]
@@ -453,6 +463,11 @@ const contextOf = (a: Situated): Context => ({
         advice: new Set(
           [...a.ranked, ...(a.also_consider ?? [])]
             .filter((r) => r.kind === 'gate' && r.why.startsWith('advice'))
+            .map((r) => r.id),
+        ),
+        adviceRules: new Set(
+          [...a.ranked, ...(a.also_consider ?? [])]
+            .filter((r) => r.kind === 'rule' && r.level !== 'irreversible')
             .map((r) => r.id),
         ),
       }

@@ -43,6 +43,8 @@ export interface Route {
 /** The price of every paid call, in the smallest unit of the currency (cents). */
 /** A situated answer's items in full by default, and the most a call may ask for (`limit`). */
 export const LIMIT_DEFAULT = 7
+/** The default on a fast path (an emergency, or outside production): fewer items, nothing that waits. */
+export const FAST_PATH_LIMIT = 4
 export const LIMIT_MAX = 50
 /** The longest `change` text a call may send. */
 export const CHANGE_MAX = 200
@@ -101,7 +103,7 @@ const technologies: QueryParam = {
 /** How many items a situated answer holds in full (most severe first); the rest are one-line also_consider. */
 const limit: QueryParam = {
   name: 'limit',
-  description: `Items in full, most severe first (default ${LIMIT_DEFAULT}); the rest as one-line also_consider`,
+  description: `Items in full (default ${LIMIT_DEFAULT}; ${FAST_PATH_LIMIT} if emergency or production=false); rest: also_consider`,
   example: '10',
   pattern: '^[0-9]{1,3}$',
   integer: { minimum: 1, maximum: LIMIT_MAX },

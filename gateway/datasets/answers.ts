@@ -297,7 +297,7 @@ export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: n
         count: answer.rules.length,
         rules: answer.rules,
         applies_because: answer.because,
-        ...rankedFields(answer, extras.limit),
+        ...rankedFields(answer),
         // Only a situation named (action or facts) has playbooks that fit it and values to work out.
         ...(situated.named ? fitting(data, situated.situation, answer.rules) : {}),
       }),
@@ -390,7 +390,7 @@ export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: n
         checklist: answer.gates,
         ...(rules ? { rules_count: answer.rules.length, rules: answer.rules } : {}),
         ...(situated.named ? { applies_because: answer.because } : {}),
-        ...rankedFields(answer, extras.limit),
+        ...rankedFields(answer),
         ...(situated.named ? fitting(data, situated.situation, [...answer.gates, ...answer.rules]) : {}),
       }),
     }

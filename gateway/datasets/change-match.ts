@@ -3,7 +3,10 @@
  * technology often has several traps for one action; the one the change walks into is the one
  * whose mechanism is told in the same words. So each trap is scored by the words it shares with the
  * change, each word weighted by how rare it is among the traps asked about (a word every trap of
- * the technology uses tells nothing), and the traps that share words rank first.
+ * the technology uses tells nothing), and the traps that share words rank first. A word in the
+ * trap's one line counts in full; a word only in its probe, stop-if or safe path counts half (the
+ * line names the operation; the rest often names what the operation touches: "replicas" on a
+ * disk-watermark trap is in neither, "indices" is in its safe path).
  */
 import { CHANGE_MAX } from '../../schema/routes.js'
 
@@ -14,19 +17,31 @@ const STOP = new Set(
   ),
 )
 
+/** Plurals that no suffix rule meets. */
+const IRREGULAR: Record<string, string> = { indices: 'index', indexes: 'index' }
+
 /** A word's stem: enough to meet "adding"/"add", "partitions"/"partition", "raise"/"raising". */
 export function stem(word: string): string {
+  const irregular = IRREGULAR[word]
+  if (irregular) return irregular
   const s = word.replace(/(ing|ed|es|s|e)$/, '')
   return s.length >= 3 ? s : word
 }
 
-/** The distinct stems of a text, with the first word as written for each (to echo back). */
+/**
+ * The distinct stems of a text, with the first word as written for each (to echo back). A setting
+ * name also counts as its parts: `number_of_replicas` meets "replicas".
+ */
 export function wordsOf(text: string): Map<string, string> {
   const words = new Map<string, string>()
-  for (const w of text.toLowerCase().match(/[a-z0-9][a-z0-9_]*/g) ?? []) {
-    if (w.length < 3 || STOP.has(w) || /^\d+$/.test(w)) continue
+  const add = (w: string) => {
+    if (w.length < 3 || STOP.has(w) || /^\d+$/.test(w)) return
     const s = stem(w)
     if (!words.has(s)) words.set(s, w)
+  }
+  for (const w of text.toLowerCase().match(/[a-z0-9][a-z0-9_]*/g) ?? []) {
+    add(w)
+    if (w.includes('_')) for (const part of w.split('_')) add(part)
   }
   return words
 }
@@ -45,29 +60,46 @@ export function readChange(raw: string | undefined): { change?: string } | { det
 /** How well one trap meets the change: its score and the change's words it shares. */
 export interface ChangeMatch {
   score: number
+  /** The change's words in the trap's id or one line. */
   words: string[]
+  /** The change's words found only in its probe, stop-if or safe path. */
+  elsewhere: string[]
+}
+
+/** The weight of a word found only outside the trap's one line, against one in it. */
+export const ELSEWHERE_WEIGHT = 0.5
+
+/** The text of a trap that change words are read in. */
+export interface MatchableTrap {
+  id: string
+  trap: string
+  probe: string
+  stop_if: string
+  safe_path: string
 }
 
 /**
- * Scores each trap by the change's words found in its id and its one-line mechanism, weighted by
- * rarity among the traps given (log(1 + n / traps holding the word)). A trap sharing none scores 0.
+ * Scores each trap by the change's words found in it, weighted by rarity among the traps given
+ * (log(1 + n / traps holding the word)): in full in its id or one line, ELSEWHERE_WEIGHT in the rest.
+ * A trap sharing none scores 0.
  */
-export function matchChange(
-  change: string,
-  traps: readonly { id: string; trap: string }[],
-): Map<string, ChangeMatch> {
+export function matchChange(change: string, traps: readonly MatchableTrap[]): Map<string, ChangeMatch> {
   const asked = wordsOf(change)
-  const held = traps.map((t) => new Set(wordsOf(`${t.id.replace(/-/g, ' ')} ${t.trap}`).keys()))
-  const holding = (s: string) => held.filter((h) => h.has(s)).length
+  const line = traps.map((t) => new Set(wordsOf(`${t.id.replace(/-/g, ' ')} ${t.trap}`).keys()))
+  const rest = traps.map((t) => new Set(wordsOf(`${t.probe} ${t.stop_if} ${t.safe_path}`).keys()))
+  const holding = (s: string) => traps.filter((_, i) => line[i]?.has(s) || rest[i]?.has(s)).length
   const weight = new Map(
     [...asked.keys()].map((s) => [s, Math.log(1 + traps.length / Math.max(1, holding(s)))]),
   )
   const matches = new Map<string, ChangeMatch>()
   traps.forEach((t, i) => {
-    const shared = [...asked.keys()].filter((s) => held[i]?.has(s))
+    const inLine = [...asked.keys()].filter((s) => line[i]?.has(s))
+    const only = [...asked.keys()].filter((s) => !line[i]?.has(s) && rest[i]?.has(s))
+    const sum = (ss: string[]) => ss.reduce((total, s) => total + (weight.get(s) ?? 0), 0)
     matches.set(t.id, {
-      score: shared.reduce((sum, s) => sum + (weight.get(s) ?? 0), 0),
-      words: shared.map((s) => asked.get(s) ?? s),
+      score: sum(inLine) + ELSEWHERE_WEIGHT * sum(only),
+      words: inLine.map((s) => asked.get(s) ?? s),
+      elsewhere: only.map((s) => asked.get(s) ?? s),
     })
   })
   return matches

@@ -10,7 +10,10 @@
  * same level a trap (the named technology's own mechanism) comes before a gate before a rule, then
  * the content order. With `change`, the traps told best in the change's own words (at most
  * CHANGE_LEADS, each scoring at least half the best) come first of all: the trap this change walks
- * into outranks every general item.
+ * into outranks every general item; and a trap scoring under CHANGE_SHARE_IN_FULL of the best (none
+ * when it shares no word) is one line under "also consider", never in full: a place in full goes to
+ * what this change meets, and a catalogue with little for the change says so rather than filling
+ * the places with the rest.
  */
 import type { PublishedGate, PublishedRule } from '../../schema/datasets.js'
 import type { HarmBundle, HarmEntry } from '../../schema/harm.js'
@@ -36,6 +39,8 @@ export interface RankedItem {
 const KIND_ORDER: Record<RankedKind, number> = { trap: 0, gate: 1, rule: 2 }
 /** The most traps the change's words lift above everything else. */
 export const CHANGE_LEADS = 3
+/** With `change`, the share of the best trap's score a trap needs to be given in full. */
+export const CHANGE_SHARE_IN_FULL = 1 / 4
 const levelOrder = (s: Severity) => SEVERITIES.indexOf(s)
 /** One line without its closing full stop, so a sentence can follow it. */
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim().replace(/\.+$/, '')
@@ -72,26 +77,37 @@ function becauseText(why: AppliesBecause | undefined): { actions: string[]; text
 
 interface Candidate extends RankedItem {
   held: boolean
+  /** Whether it may be given in full: false for a trap that shares no word with `change`. */
+  inFull: boolean
   order: number
   /** Its place among the traps the change's words lead with (0 first); Infinity for the rest. */
   lead: number
 }
 
+const scoreOf = (t: SelectedTrap) => t.matched?.score ?? 0
+const bestScore = (traps: readonly SelectedTrap[]) => Math.max(0, ...traps.map(scoreOf))
+
 /** The ids of the traps the change's words lead with, best first. */
 function changeLeads(traps: readonly SelectedTrap[]): string[] {
-  const score = (t: SelectedTrap) => t.matched?.score ?? 0
-  const best = Math.max(0, ...traps.map(score))
+  const best = bestScore(traps)
   return traps
-    .filter((t) => score(t) > 0 && score(t) >= best / 2)
-    .sort((a, b) => score(b) - score(a))
+    .filter((t) => scoreOf(t) > 0 && scoreOf(t) >= best / 2)
+    .sort((a, b) => scoreOf(b) - scoreOf(a))
     .slice(0, CHANGE_LEADS)
     .map((t) => t.id)
 }
 
-function trapCandidate(t: SelectedTrap, order: number, lead: number): Candidate {
+function trapCandidate(t: SelectedTrap, order: number, lead: number, best: number): Candidate {
   const holds = t.versions ? `, holds for ${t.versions}` : ''
   const change = t.brought_by.length ? ` for ${t.brought_by.join(' + ')}` : ''
-  const words = t.matched?.words.length ? `; told in your change's words (${t.matched.words.join(', ')})` : ''
+  const m = t.matched
+  const words = m?.words.length
+    ? `; told in your change's words (${m.words.join(', ')})`
+    : m?.elsewhere.length
+      ? `; its probe or safe path names your change's words (${m.elsewhere.join(', ')})`
+      : m
+        ? '; no word of your change is in it'
+        : ''
   return {
     kind: 'trap',
     id: t.id,
@@ -100,6 +116,7 @@ function trapCandidate(t: SelectedTrap, order: number, lead: number): Candidate 
     actions: t.brought_by,
     why: `a known trap of ${t.asked_as.join(', ') || t.technology}${change}${holds}${words}; run its probe first`,
     held: true,
+    inFull: !m || (m.score > 0 && m.score >= best * CHANGE_SHARE_IN_FULL),
     order,
     lead,
   }
@@ -126,6 +143,7 @@ function gateCandidate(
     actions: b.actions,
     why: `${effect}; ${b.text}`,
     held: b.held,
+    inFull: true,
     order,
     lead: Number.POSITIVE_INFINITY,
   }
@@ -146,6 +164,7 @@ function ruleCandidate(
     actions: b.actions,
     why: `advice learned from ${r.incident.organisation} (${r.incident.date}); ${b.text}`,
     held: b.held,
+    inFull: true,
     order,
     lead: Number.POSITIVE_INFINITY,
   }
@@ -172,9 +191,10 @@ export function rank(
   harm: HarmBundle = { gates: {}, rules: {} },
 ): Ranked {
   const leads = changeLeads(items.traps)
+  const best = bestScore(items.traps)
   const leadOf = (id: string) => (leads.includes(id) ? leads.indexOf(id) : Number.POSITIVE_INFINITY)
   const candidates: Candidate[] = [
-    ...items.traps.map((t, i) => trapCandidate(t, i, leadOf(t.id))),
+    ...items.traps.map((t, i) => trapCandidate(t, i, leadOf(t.id), best)),
     ...items.gates.map((g, i) => gateCandidate(g, items.because[g.id], i, harm.gates[g.id])),
     ...items.rules.map((r, i) => ruleCandidate(r, items.because[r.id], i, harm.rules[r.id])),
   ]
@@ -190,11 +210,11 @@ export function rank(
         a.order - b.order,
     )
     .filter((c) => !seen.has(`${c.kind}:${c.id}`) && seen.add(`${c.kind}:${c.id}`))
-  const line = ({ held: _, order: __, lead: ___, ...item }: Candidate): RankedItem => item
+  const line = ({ held: _, inFull: __, order: ___, lead: ____, ...item }: Candidate): RankedItem => item
   // Only what is known to apply is given in full: an item an unanswered fact keeps is one line
   // under "also consider", naming the answer that would settle it (no stall on an input that may
   // not exist for this change).
-  const top = unique.filter((c) => c.held).slice(0, limit)
+  const top = unique.filter((c) => c.held && c.inFull).slice(0, limit)
   const rest = unique.filter((c) => !top.includes(c))
   const ids = (kind: RankedKind) => new Set(top.filter((c) => c.kind === kind).map((c) => c.id))
   return {

@@ -5,12 +5,12 @@
  * the default). Read before any challenge: a bad value is a 400 naming its parameter.
  */
 import type { BundleData, PublishedGate, PublishedRule } from '../../schema/datasets.js'
-import { routeByName } from '../../schema/routes.js'
+import { FAST_PATH_LIMIT, routeByName } from '../../schema/routes.js'
 import type { AppliesBecause } from '../../schema/situation.js'
 import type { ResolvedTechnology } from '../../schema/technologies.js'
 import { badRequest, type Problem } from '../http/problem.js'
 import { readChange } from './change-match.js'
-import { doNoHarm, type OpenQuestion } from './do-no-harm.js'
+import { doNoHarm, fastPath, type OpenQuestion } from './do-no-harm.js'
 import { type Ranked, rank, readLimit } from './ranking.js'
 import {
   readAskedTechnologies,
@@ -73,6 +73,8 @@ export const extrasFilters = (e: Extras): Record<string, string> => ({
 })
 
 export interface RankedAnswer extends Ranked {
+  /** The items in full it was cut to: the call's limit, or the default for its path. */
+  limit: number
   /** Questions whose answers would bring items left out (do-no-harm.ts). */
   questions: OpenQuestion[]
   /** Items left out for the fast path or for not fitting the technologies named, one line each. */
@@ -105,9 +107,11 @@ export function rankedAnswer(
     traps: selection?.traps ?? [],
   })
   const traps = harmless.traps
+  // A fast path keeps fewer items by default: an emergency reads what to do, not a long list.
+  const limit = !extras.limitGiven && fastPath(facts) ? Math.min(extras.limit, FAST_PATH_LIMIT) : extras.limit
   const ranked = rank(
     { traps, gates: harmless.gates, rules: harmless.rules, because: items.because },
-    extras.limit,
+    limit,
     data.harm,
   )
   const because = Object.fromEntries(
@@ -115,6 +119,7 @@ export function rankedAnswer(
   )
   return {
     ...ranked,
+    limit,
     questions: harmless.questions,
     left_out: harmless.left_out,
     traps: traps.filter((x) => ranked.kept.traps.has(x.id)),
@@ -131,9 +136,9 @@ export function rankedAnswer(
 const publishedTrap = ({ brought_by: _, asked_as: __, ...trap }: SelectedTrap) => trap
 
 /** The JSON fields a ranked answer adds beside the route's own. */
-export const rankedFields = (r: RankedAnswer, limit: number) => ({
+export const rankedFields = (r: RankedAnswer) => ({
   ...(r.echo ? { technologies: r.echo, traps: r.traps.map(publishedTrap) } : {}),
-  limit,
+  limit: r.limit,
   ranked: r.ranked,
   also_consider: r.also_consider,
   ...(r.questions.length ? { questions: r.questions } : {}),

@@ -109,5 +109,11 @@ export function selectTraps(
       )
     }
   }
+  // Said plainly when the catalogue has nothing told in the change's words (ranking.ts then gives
+  // none of these traps in full).
+  if (matches && traps.length && traps.every((t) => !t.matched?.score))
+    notes.push(
+      `none of the ${traps.length} trap${traps.length === 1 ? '' : 's'} on file for ${covered.join(', ')} and this action is told in your change's words; they are one line each under "also consider"`,
+    )
   return { traps, echo: { asked: normalised, covered, not_covered: uncovered, notes }, uncovered }
 }

@@ -5,8 +5,14 @@
  * words comes even when the agent chose another action.
  */
 import { describe, expect, it } from 'vitest'
-import { matchChange, readChange, stem, wordsOf } from '../../gateway/datasets/change-match.js'
-import { CHANGE_LEADS, rank } from '../../gateway/datasets/ranking.js'
+import {
+  ELSEWHERE_WEIGHT,
+  matchChange,
+  readChange,
+  stem,
+  wordsOf,
+} from '../../gateway/datasets/change-match.js'
+import { CHANGE_LEADS, CHANGE_SHARE_IN_FULL, rank } from '../../gateway/datasets/ranking.js'
 import { CHANGE_WORDS_TO_BRING, selectTraps } from '../../gateway/datasets/trap-selection.js'
 import type { PublishedGate } from '../../schema/datasets.js'
 import { CHANGE_MAX } from '../../schema/routes.js'
@@ -78,6 +84,9 @@ describe('reading change', () => {
       stem('orders'),
       stem('topic'),
     ])
+    // A setting's name meets its words, and an irregular plural its singular.
+    expect(wordsOf('set number_of_replicas').has(stem('replicas'))).toBe(true)
+    expect(stem('indices')).toBe(stem('index'))
   })
 
   it('error: an empty, over-long or wordless change is refused, naming what is allowed', () => {
@@ -167,7 +176,55 @@ describe('change in selection and ranking', () => {
     const r = rank({ traps: selection.traps, gates: [], rules: [], because: {} }, 50)
     const leading = r.ranked.slice(0, CHANGE_LEADS).map((i) => i.id)
     expect(leading.every((id) => id.startsWith('kafka-topic-'))).toBe(true)
-    // After the leads, severity again: the irreversible trap before the remaining degraded ones.
-    expect(r.ranked[CHANGE_LEADS]?.id).toBe('kafka-other')
+    // After the leads, the other traps told in the change's words; the irreversible trap that shares
+    // no word with the change is never in full, however severe: one line under "also consider".
+    expect(r.ranked.map((i) => i.id)).toHaveLength(CHANGE_LEADS + 2)
+    expect(r.ranked.map((i) => i.id)).not.toContain('kafka-other')
+    expect(r.also_consider.find((i) => i.id === 'kafka-other')?.why).toContain('no word of your change')
+  })
+
+  it(`behavior: a trap scoring under ${CHANGE_SHARE_IN_FULL} of the best is one line, and a word only in a probe or safe path counts ${ELSEWHERE_WEIGHT} as much as one in the trap's line`, () => {
+    const body = (id: string, text: string, safe: string): Trap => ({
+      ...trap(id, text, ['config-push']),
+      safe_path: safe,
+    })
+    const traps = [
+      body(
+        'kafka-retention-lowered',
+        'Lowering retention on a topic deletes older segments.',
+        'keep replicas',
+      ),
+      body('kafka-disk-full', 'A broker whose disk fills stops.', 'add disk before raising replicas'),
+      body('kafka-acl-default', 'Turning on the authorizer denies every client.', 'add ACLs first'),
+    ]
+    const m = matchChange('raise replicas on the topic', traps)
+    expect(m.get('kafka-disk-full')).toMatchObject({ words: [], elsewhere: ['raise', 'replicas'] })
+    expect(m.get('kafka-retention-lowered')?.words).toEqual(['topic'])
+    const bundle: TrapsBundle = {
+      technologies: [{ ...(kafka.technologies[0] as TrapsBundle['technologies'][number]), traps }],
+    }
+    const r = rank(
+      {
+        traps: selectTraps(bundle, asked, 'kafka', ['config-push'], 'raise replicas on the topic').traps,
+        gates: [],
+        rules: [],
+        because: {},
+      },
+      50,
+    )
+    const best = Math.max(...[...m.values()].map((x) => x.score))
+    for (const [id, x] of m) {
+      const inFull = r.ranked.some((i) => i.id === id)
+      expect(inFull, id).toBe(x.score > 0 && x.score >= best * CHANGE_SHARE_IN_FULL)
+    }
+    expect(r.also_consider.map((i) => i.id)).toContain('kafka-acl-default')
+  })
+
+  it('behavior: when no trap is told in the change words, the answer says so and gives none of them in full', () => {
+    const selection = selectTraps(kafka, asked, 'kafka', ['config-push'], 'rotate certificates')
+    expect(selection.echo.notes.join(' ')).toContain("told in your change's words")
+    const r = rank({ traps: selection.traps, gates: [], rules: [], because: {} }, 7)
+    expect(r.ranked).toEqual([])
+    expect(r.also_consider.map((i) => i.id).sort()).toEqual(selection.traps.map((t) => t.id).sort())
   })
 })
