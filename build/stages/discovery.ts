@@ -18,6 +18,7 @@ import { PAYMENT_WAYS, paymentWayLine } from '../../schema/payment-ways.js'
 import { RECEIPT_POLICY } from '../../schema/receipt-claims.js'
 import { RETRYABLE_POLICY } from '../../schema/retryable.js'
 import {
+  FAST_PATH_LIMIT,
   LIMIT_DEFAULT,
   LIMIT_MAX,
   PRICE,
@@ -219,9 +220,9 @@ function situationLines(catalogue: Catalogue, urls: ServiceUrls): string[] {
     link(
       `/v1/fde-preship-checklist?${TECHNOLOGIES_EXAMPLE}`,
       'Traps of the technologies you change',
-      `name what the change touches in technologies, the platform and what runs on it alike (gke,kubernetes; aws-rds,postgresql; ids or aliases from the free /v1/catalogue technologies, any case, each with an optional @version; commas or repeated, at most ${TECHNOLOGIES_MAX}): the answer adds each one's known traps for the action and version, each a one-line trap, a read-only probe to run first, the result that means stop, the safe path and a primary source with a verbatim quote; a name with none on file is said so ("no traps on file for X"), never an error. The payment binds the set of names, not their order or spelling. Say the change in a few words too (change=pg_upgrade to 17): the traps told in its words come first, and a trap of a named technology sharing two or more of its words comes even when you chose another action. Over MCP: "technologies":["postgresql@16","pgbouncer"],"change":"pg_upgrade to 17". The free /v1/fde-lessons/preview?technologies=... lists which traps are on file, one line each`,
+      `name what the change touches in technologies, the platform and what runs on it alike (gke,kubernetes; aws-rds,postgresql; ids or aliases from the free /v1/catalogue technologies, any case, each with an optional @version; commas or repeated, at most ${TECHNOLOGIES_MAX}): the answer adds each one's known traps for the action and version, each a one-line trap, a read-only probe to run first, the result that means stop, the safe path and a primary source with a verbatim quote; a name with none on file is said so ("no traps on file for X"), never an error. The payment binds the set of names, not their order or spelling. Say the change in a few words too (change=pg_upgrade to 17): the traps told in its words come first, a trap of a named technology sharing two or more of its words comes even when you chose another action, and a trap that shares little or none is one line under also_consider. Over MCP: "technologies":["postgresql@16","pgbouncer"],"change":"pg_upgrade to 17". The free /v1/fde-lessons/preview?technologies=... lists which traps are on file, one line each`,
     ),
-    `Short and ranked: a situated answer holds at most ${LIMIT_DEFAULT} items in full (traps, gates and rules together; what is known to apply first, then most severe: irreversible, outage, degraded, a blocking gate counted as irreversible), listed in order in ranked with one line each of why it is here; everything else that applies follows as one-line also_consider entries. limit=1..${LIMIT_MAX} raises it (limit=20); several actions bring each item once, naming the actions.`,
+    `Short and ranked: a situated answer holds at most ${LIMIT_DEFAULT} items in full (traps, gates and rules together; what is known to apply first, then most severe: irreversible, outage, degraded, a blocking gate counted as irreversible), listed in order in ranked with one line each of why it is here; everything else that applies follows as one-line also_consider entries. An emergency or production=false holds ${FAST_PATH_LIMIT} by default. limit=1..${LIMIT_MAX} raises it (limit=20); several actions bring each item once, naming the actions.`,
     '',
     link(
       '/v1/fde-lessons/preview?format=agents-md',
