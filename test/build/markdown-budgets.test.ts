@@ -13,6 +13,7 @@ import { collect } from '../../build/stages/collect.js'
 import { compileDatasets } from '../../build/stages/datasets.js'
 import type { BuildIssue } from '../../build/stages/issues.js'
 import { validate } from '../../build/stages/validate.js'
+import { PREPARE } from '../../gateway/datasets/answers.js'
 import { MARKDOWN_BUDGET } from '../../schema/markdown.js'
 import { buildFailure, copyOfContent } from '../support/content-copy.js'
 
@@ -59,6 +60,33 @@ describe('the Markdown an agent loads fits its budget', () => {
     })
     expect(rules).toMatch(/never hold the revert for it/)
     expect(rules).not.toMatch(/Cannot check it: stop/)
+  })
+
+  it('behavior: a rule that cannot be checked stops only a planned change it guards against harm that cannot be undone', () => {
+    const planned = {
+      action: 'deploy',
+      production: 'true',
+      emergency: 'false',
+      stateful: 'true',
+      one_way_changes: 'true',
+    }
+    const answer = soldMarkdown(data, 'lessons', planned) as string
+    const json = PREPARE.lessons?.(data, planned, 0)
+    if (!json?.ok) throw new Error('refused')
+    const lines = (json.payload() as { ranked: { kind: string; id: string; level: string }[] }).ranked
+    const rules = lines.filter((l) => l.kind === 'rule')
+    expect(rules.some((r) => r.level === 'irreversible')).toBe(true)
+    expect(rules.some((r) => r.level !== 'irreversible')).toBe(true)
+    for (const r of rules) {
+      const section = answer.slice(answer.indexOf(`### \`${r.id}\``)).split('\n### ')[0] as string
+      expect(section, r.id).toMatch(
+        r.level === 'irreversible' ? /Cannot check it: stop/ : /Cannot check it: advice; note it in the plan/,
+      )
+    }
+    // In an emergency nothing waits for a rule that cannot be read in time.
+    const urgent = soldMarkdown(data, 'lessons', { ...planned, emergency: 'true' }) as string
+    expect(urgent).not.toMatch(/Cannot check it: stop/)
+    expect(urgent).toMatch(/never hold the fix for it/)
   })
 
   it('error: content that outgrows the whole-lessons budget fails the build, naming the budget', async () => {

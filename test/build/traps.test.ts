@@ -20,7 +20,7 @@ import type { BuildIssue } from '../../build/stages/issues.js'
 import { validate } from '../../build/stages/validate.js'
 import { PREPARE } from '../../gateway/datasets/answers.js'
 import { LOCAL_URLS } from '../../schema/config.js'
-import { LIMIT_DEFAULT, LIMIT_MAX } from '../../schema/routes.js'
+import { FAST_PATH_LIMIT, LIMIT_DEFAULT, LIMIT_MAX } from '../../schema/routes.js'
 import type { TrapFile } from '../../schema/traps.js'
 import { buildFailure, copyOfContent, tempDir } from '../support/content-copy.js'
 
@@ -304,6 +304,20 @@ describe('short and ranked answers keep what the scenarios demand', () => {
     expect(long.ranked.length + open).toBeGreaterThanOrEqual(Math.min(20, total))
     expect(long.ranked.slice(0, LIMIT_DEFAULT)).toEqual(short.ranked)
     expect([...long.ranked, ...long.also_consider]).toEqual([...short.ranked, ...short.also_consider])
+  })
+
+  it(`behavior: a fast path (an emergency, or outside production) holds ${FAST_PATH_LIMIT} in full by default, and limit still raises it`, () => {
+    const asked = { action: 'deploy,schema-change', stateful: 'true', include: 'rules', production: 'true' }
+    const fastPaths: Record<string, string>[] = [{ emergency: 'true' }, { production: 'false' }]
+    for (const fast of fastPaths) {
+      const short = checklist({ ...asked, ...fast })
+      const total = short.ranked.length + short.also_consider.length
+      expect(total, JSON.stringify(fast)).toBeGreaterThan(FAST_PATH_LIMIT)
+      expect(short.ranked.length, JSON.stringify(fast)).toBeLessThanOrEqual(FAST_PATH_LIMIT)
+      const raised = checklist({ ...asked, ...fast, limit: String(LIMIT_MAX) })
+      expect([...raised.ranked, ...raised.also_consider]).toEqual([...short.ranked, ...short.also_consider])
+    }
+    expect(checklist({ ...asked, emergency: 'false' }).ranked).toHaveLength(LIMIT_DEFAULT)
   })
 })
 
