@@ -1,8 +1,9 @@
 /**
  * Issue 43, do no harm: an item whose inputs cannot exist for the technologies named never comes.
- * Read from the real content: a restore test fits stores of record (a database, object storage), not
- * a stream, a cache or a search index rebuilt from its source; a sandbox's reach check fits anything
- * but a CI change, which holds no copied data and sends to no one.
+ * Read from the real content: a restore test into a new instance fits a database, not object storage
+ * (which keeps versions), a stream, a cache or a search index rebuilt from its source; a sandbox's
+ * reach check fits anything but a CI change, which holds no copied data and sends to no one; gates
+ * whose inputs are a provider's quotas, a host list or a soft-delete job come only where those exist.
  */
 import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
@@ -28,14 +29,26 @@ async function kept(gate: string, technology: string, facts: Record<string, unkn
 }
 
 describe('items that do not fit the technologies named never come', () => {
-  it('behavior: the restore-test gate comes for a database and object storage, never for a stream, cache or search index', async () => {
-    for (const t of ['postgresql', 'aws-s3'])
+  it('behavior: the restore-test gate comes for a database, never for object storage, a stream, cache or search index', async () => {
+    for (const t of ['postgresql', 'aws-rds'])
       expect((await kept('latest-backup-restored-and-checked', t, {})).held, t).toBe(true)
-    for (const t of ['kafka', 'redis', 'elasticsearch']) {
+    for (const t of ['aws-s3', 'kafka', 'redis', 'elasticsearch']) {
       const r = await kept('latest-backup-restored-and-checked', t, {})
       expect(r.held, t).toBe(false)
       expect(r.left_out.join(' '), t).toContain('its inputs do not exist')
     }
+  })
+
+  it('behavior: quota and spend ceilings come for what scales on a cloud or cluster, not a self-run search index', async () => {
+    expect((await kept('quota-and-spend-ceilings-set', 'aws-eks', {})).held).toBe(true)
+    expect((await kept('quota-and-spend-ceilings-set', 'opensearch', {})).held).toBe(false)
+  })
+
+  it('behavior: a host-list gate never comes for a cluster rollout, nor a soft-delete gate for cache keys', async () => {
+    expect((await kept('fleet-command-echoes-target-count', 'linux', {})).held).toBe(true)
+    expect((await kept('fleet-command-echoes-target-count', 'gke', {})).held).toBe(false)
+    expect((await kept('bulk-delete-marks-before-purging', 'postgresql', {})).held).toBe(true)
+    expect((await kept('bulk-delete-marks-before-purging', 'redis', {})).held).toBe(false)
   })
 
   it('behavior: the sandbox reach gate comes for a staging database, never for a CI change', async () => {
