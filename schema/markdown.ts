@@ -412,12 +412,21 @@ function rankedPreamble(a: Situated, orderLine = true): string[] {
 }
 
 /** The traps of the named technologies: what goes wrong, the read-only probe, when to stop, the safe path. */
-function trapSection(traps: readonly TrapItem[] | undefined): string[] {
+/** When the probes run: before a planned change; in an emergency, never ahead of the step that stops the harm. */
+function probeTiming(c: Context): string {
+  if (c.revert)
+    return 'Revert first. These probes read what the revert leaves behind and guide the fix that follows; none runs before the revert.'
+  if (c.first)
+    return 'In an emergency, take the step that stops the harm first. Run a probe before it only when it takes seconds and its "Stop if" would change that step; run the rest after. A result that matches "Stop if" means take the safe path.'
+  return 'Run each probe before the change; it only reads. A result that matches "Stop if" means take the safe path instead of the obvious plan.'
+}
+
+function trapSection(traps: readonly TrapItem[] | undefined, c: Context): string[] {
   if (!traps?.length) return []
   return [
     `## Traps of the technologies named (${traps.length})`,
     '',
-    'Run each probe before the change; it only reads. A result that matches "Stop if" means take the safe path instead of the obvious plan.',
+    probeTiming(c),
     '',
     ...traps.flatMap((t) => [
       `- [ ] \`${t.id}\` (${t.severity}; ${t.technology}${t.versions ? ` ${t.versions}` : ''}): ${line(t.trap)}`,
@@ -498,7 +507,7 @@ export function checklistMarkdown(format: MarkdownFormat, a: ChecklistAnswer, or
         ...factsToAnswer(a.questions),
       ],
       body: [
-        ...trapSection(a.traps),
+        ...trapSection(a.traps, c),
         ...groupedGates(a.checklist, (g) => gateLines(g, c)),
         ...(withRules
           ? [
@@ -534,7 +543,7 @@ export function rulesMarkdown(format: MarkdownFormat, a: RulesAnswer, origin: Or
         ...factsToAnswer(a.questions),
       ],
       body: [
-        ...trapSection(a.traps),
+        ...trapSection(a.traps, contextOf(a)),
         ...inRankOrder(a.rules, a.ranked).flatMap((r) => ruleLines(r, contextOf(a))),
         ...alsoConsider(a.also_consider),
       ],

@@ -81,10 +81,17 @@ export interface MatchableTrap {
 /**
  * Scores each trap by the change's words found in it, weighted by rarity among the traps given
  * (log(1 + n / traps holding the word)): in full in its id or one line, ELSEWHERE_WEIGHT in the rest.
- * A trap sharing none scores 0.
+ * A trap sharing none scores 0. The names of the technologies asked are not counted: "redis" in the
+ * change says which technology, which `technologies` already says, not which of its traps.
  */
-export function matchChange(change: string, traps: readonly MatchableTrap[]): Map<string, ChangeMatch> {
+export function matchChange(
+  change: string,
+  traps: readonly MatchableTrap[],
+  /** Words that name the technologies asked: every trap of one holds them, so they tell no mechanism. */
+  names: Iterable<string> = [],
+): Map<string, ChangeMatch> {
   const asked = wordsOf(change)
+  for (const name of names) for (const s of wordsOf(name.replace(/-/g, ' ')).keys()) asked.delete(s)
   const line = traps.map((t) => new Set(wordsOf(`${t.id.replace(/-/g, ' ')} ${t.trap}`).keys()))
   const rest = traps.map((t) => new Set(wordsOf(`${t.probe} ${t.stop_if} ${t.safe_path}`).keys()))
   const holding = (s: string) => traps.filter((_, i) => line[i]?.has(s) || rest[i]?.has(s)).length

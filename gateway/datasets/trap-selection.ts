@@ -77,10 +77,12 @@ export function selectTraps(
   const admitted = (id: string, t: Trap) =>
     resolved.some((r) => r.id === id && rangeAdmits(t.versions, r.version))
   // Weighed among every trap of the names asked (at their versions), not only those for the action.
+  const names = files.flatMap((f) => [f.technology, f.name, ...f.aliases])
   const matches = change
     ? matchChange(
         change,
         files.flatMap((f) => f.traps.filter((t) => admitted(f.technology, t))),
+        names,
       )
     : undefined
   const forAction = (t: Trap) => !actions.length || t.actions.some((a) => actions.includes(a))

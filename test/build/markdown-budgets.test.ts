@@ -62,6 +62,27 @@ describe('the Markdown an agent loads fits its budget', () => {
     expect(rules).not.toMatch(/Cannot check it: stop/)
   })
 
+  it('behavior: trap probes run before a planned change, after the step that stops the harm in an emergency, after a revert', () => {
+    const asked = { technologies: 'redis', change: 'raise maxmemory', production: 'true', stateful: 'true' }
+    const probes = (facts: Record<string, string>) =>
+      soldMarkdown(data, 'checklist', { ...asked, ...facts }) as string
+    expect(probes({ action: 'config-push', emergency: 'false' })).toContain(
+      'Run each probe before the change',
+    )
+    const urgent = probes({ action: 'config-push', emergency: 'true' })
+    expect(urgent).toContain('take the step that stops the harm first')
+    expect(urgent).not.toContain('Run each probe before the change')
+    // A revert that meets a trap of its own (a CI job re-run to roll back).
+    const revert = soldMarkdown(data, 'checklist', {
+      action: 'revert',
+      emergency: 'true',
+      production: 'true',
+      technologies: 'gitlab-ci',
+    }) as string
+    expect(revert).toContain('Revert first.')
+    expect(revert).not.toContain('Run each probe before the change')
+  })
+
   it('behavior: a rule that cannot be checked stops only a planned change it guards against harm that cannot be undone', () => {
     const planned = {
       action: 'deploy',

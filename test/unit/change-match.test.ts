@@ -183,7 +183,7 @@ describe('change in selection and ranking', () => {
     expect(r.also_consider.find((i) => i.id === 'kafka-other')?.why).toContain('no word of your change')
   })
 
-  it(`behavior: a trap scoring under ${CHANGE_SHARE_IN_FULL} of the best is one line, and a word only in a probe or safe path counts ${ELSEWHERE_WEIGHT} as much as one in the trap's line`, () => {
+  it(`behavior: a trap scoring under ${CHANGE_SHARE_IN_FULL.planned} of the best is one line, and a word only in a probe or safe path counts ${ELSEWHERE_WEIGHT} as much as one in the trap's line`, () => {
     const body = (id: string, text: string, safe: string): Trap => ({
       ...trap(id, text, ['config-push']),
       safe_path: safe,
@@ -215,9 +215,41 @@ describe('change in selection and ranking', () => {
     const best = Math.max(...[...m.values()].map((x) => x.score))
     for (const [id, x] of m) {
       const inFull = r.ranked.some((i) => i.id === id)
-      expect(inFull, id).toBe(x.score > 0 && x.score >= best * CHANGE_SHARE_IN_FULL)
+      expect(inFull, id).toBe(x.score > 0 && x.score >= best * CHANGE_SHARE_IN_FULL.planned)
     }
     expect(r.also_consider.map((i) => i.id)).toContain('kafka-acl-default')
+  })
+
+  it('behavior: the names of the technologies asked are not counted: they tell which technology, not which trap', () => {
+    const traps = kafka.technologies[0]?.traps ?? []
+    const m = matchChange('kafka topic partitions', traps, ['kafka', 'Apache Kafka'])
+    expect(m.get('kafka-add-partitions-remaps-keys')?.words).toEqual(['topic', 'partitions'])
+    expect(m.get('kafka-rebalance-storm')).toMatchObject({ score: 0, words: [] })
+  })
+
+  it(`behavior: in an emergency only the traps scoring at least ${CHANGE_SHARE_IN_FULL.emergency} of the best are in full`, () => {
+    const selection = selectTraps(
+      kafka,
+      asked,
+      'kafka',
+      ['config-push', 'capacity-change'],
+      'add partitions to the topic for one more consumer',
+    )
+    const score = (id: string) => selection.traps.find((t) => t.id === id)?.matched?.score ?? 0
+    const best = Math.max(...selection.traps.map((t) => score(t.id)))
+    const between = selection.traps.filter(
+      (t) =>
+        score(t.id) >= best * CHANGE_SHARE_IN_FULL.planned &&
+        score(t.id) < best * CHANGE_SHARE_IN_FULL.emergency,
+    )
+    expect(between.length).toBeGreaterThan(0)
+    const items = { traps: selection.traps, gates: [], rules: [], because: {} }
+    const planned = rank(items, 50, undefined, CHANGE_SHARE_IN_FULL.planned).ranked.map((i) => i.id)
+    const urgent = rank(items, 50, undefined, CHANGE_SHARE_IN_FULL.emergency).ranked.map((i) => i.id)
+    for (const t of between) {
+      expect(planned).toContain(t.id)
+      expect(urgent).not.toContain(t.id)
+    }
   })
 
   it('behavior: when no trap is told in the change words, the answer says so and gives none of them in full', () => {
