@@ -13,6 +13,14 @@ export const HarmEntry = z.strictObject({
   slows: z.boolean(),
   /** The kinds of technology its inputs exist for; absent: any. */
   fits: z.array(z.enum(TECHNOLOGY_KINDS)).optional(),
+  /**
+   * Words that, in the agent's `change`, say the change takes a form the item's inputs do not exist
+   * for (a deletion by retention or lifecycle age names no objects to resolve); absent: none.
+   */
+  unless_change: z
+    .array(z.string().regex(/^[a-z0-9]+$/))
+    .min(1)
+    .optional(),
 })
 export type HarmEntry = z.infer<typeof HarmEntry>
 

@@ -11,13 +11,15 @@
  *   is taken as the routine production change every item is written for (`production` yes,
  *   `emergency` and `partly_rolled_out` no): the fast path needs its answer said;
  * - an item whose inputs exist only for other kinds of technology than every named one (all on
- *   file) never comes.
+ *   file) never comes, nor one whose inputs do not exist for the form the `change` names (a
+ *   retention or lifecycle rule deletes by age: there are no IDs to resolve).
  * What each item guards against, whether it slows and what it fits come from content/harm.yaml.
  */
 import type { PublishedGate, PublishedRule } from '../../schema/datasets.js'
 import type { HarmBundle, HarmEntry } from '../../schema/harm.js'
 import type { AppliesBecause } from '../../schema/situation.js'
 import type { ResolvedTechnology } from '../../schema/technologies.js'
+import { stem, wordsOf } from './change-match.js'
 import type { SelectedTrap } from './trap-selection.js'
 
 /** A question whose answer would add items the answer left out, and how many. */
@@ -57,6 +59,8 @@ export function doNoHarm(
     traps: readonly SelectedTrap[]
     because: Record<string, AppliesBecause>
   },
+  /** The change in the agent's words, when sent. */
+  change?: string,
 ): Harmless {
   const path = fastPath(facts)
   const left_out: string[] = []
@@ -64,6 +68,7 @@ export function doNoHarm(
   // Named technologies, all on file: their kinds. Any name not on file keeps every item (unknown).
   const named = technologies?.length && technologies.every((t) => t.id) ? technologies : undefined
   const kinds = new Set(named?.map((t) => kindOf(t.id as string)))
+  const said = change ? wordsOf(change) : new Map<string, string>()
 
   const keep = (
     id: string,
@@ -74,6 +79,11 @@ export function doNoHarm(
     const e = entry ?? { harm: 'outage' as const, slows: false }
     if (e.fits && named && !e.fits.some((k) => kinds.has(k))) {
       left_out.push(`${id}: its inputs do not exist for ${named.map((t) => t.name).join(', ')}`)
+      return false
+    }
+    const form = e.unless_change?.map(stem).find((s) => said.has(s))
+    if (form) {
+      left_out.push(`${id}: its inputs do not exist for a change by ${said.get(form)}`)
       return false
     }
     if (path === 'outside-production' && (e.harm !== 'irreversible' || e.slows)) {

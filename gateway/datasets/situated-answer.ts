@@ -102,10 +102,14 @@ export function rankedAnswer(
   const t = extras.technologies
   const selection = t ? selectTraps(data.traps, t.resolved, t.normalised, actions, extras.change) : undefined
   const kindOf = (id: string) => data.traps.technologies.find((x) => x.technology === id)?.kind
-  const harmless = doNoHarm(data.harm, facts, t?.resolved, kindOf, {
-    ...items,
-    traps: selection?.traps ?? [],
-  })
+  const harmless = doNoHarm(
+    data.harm,
+    facts,
+    t?.resolved,
+    kindOf,
+    { ...items, traps: selection?.traps ?? [] },
+    extras.change,
+  )
   const traps = harmless.traps
   // A fast path keeps fewer items by default: an emergency reads what to do, not a long list.
   const limit = !extras.limitGiven && fastPath(facts) ? Math.min(extras.limit, FAST_PATH_LIMIT) : extras.limit

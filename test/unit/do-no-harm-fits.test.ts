@@ -16,15 +16,22 @@ import { harmMap } from '../support/do-no-harm.js'
 const kindOf = async (id: string) =>
   (parse(await readFile(`content/traps/${id}.yaml`, 'utf8')) as TrapFile).kind
 
-async function kept(gate: string, technology: string, facts: Record<string, unknown>) {
+async function kept(gate: string, technology: string, facts: Record<string, unknown>, change?: string) {
   const harm = await harmMap()
   const kind = await kindOf(technology)
-  const result = doNoHarm(harm, facts, [{ name: technology, id: technology }], () => kind, {
-    gates: [{ id: gate } as PublishedGate],
-    rules: [],
-    traps: [],
-    because: { [gate]: { action: 'deploy', matched: {} } },
-  })
+  const result = doNoHarm(
+    harm,
+    facts,
+    [{ name: technology, id: technology }],
+    () => kind,
+    {
+      gates: [{ id: gate } as PublishedGate],
+      rules: [],
+      traps: [],
+      because: { [gate]: { action: 'deploy', matched: {} } },
+    },
+    change,
+  )
   return { held: result.gates.length === 1, left_out: result.left_out }
 }
 
@@ -49,6 +56,23 @@ describe('items that do not fit the technologies named never come', () => {
     expect((await kept('fleet-command-echoes-target-count', 'gke', {})).held).toBe(false)
     expect((await kept('bulk-delete-marks-before-purging', 'postgresql', {})).held).toBe(true)
     expect((await kept('bulk-delete-marks-before-purging', 'redis', {})).held).toBe(false)
+  })
+
+  it('behavior: a deletion by retention or lifecycle age gets no gate that resolves or marks named objects', async () => {
+    for (const gate of ['delete-ids-resolve-to-intended-type', 'bulk-delete-marks-before-purging']) {
+      expect((await kept(gate, 'aws-s3', {}, 'delete the 40 scratch prefixes')).held, gate).toBe(true)
+      const byAge = await kept(
+        gate,
+        'aws-s3',
+        {},
+        'lifecycle rule expiring noncurrent versions after 30 days',
+      )
+      expect(byAge.held, gate).toBe(false)
+      expect(byAge.left_out.join(' '), gate).toContain('a change by lifecycle')
+    }
+    expect(
+      (await kept('delete-ids-resolve-to-intended-type', 'kafka', {}, 'lower retention.ms to 24h')).held,
+    ).toBe(false)
   })
 
   it('behavior: the sandbox reach gate comes for a staging database, never for a CI change', async () => {
