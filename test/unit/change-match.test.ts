@@ -198,7 +198,8 @@ describe('change in selection and ranking', () => {
       body('kafka-acl-default', 'Turning on the authorizer denies every client.', 'add ACLs first'),
     ]
     const m = matchChange('raise replicas on the topic', traps)
-    expect(m.get('kafka-disk-full')).toMatchObject({ words: [], elsewhere: ['raise', 'replicas'] })
+    // "raise" is in its safe path too, but a verb of changing there describes the fix, not the change.
+    expect(m.get('kafka-disk-full')).toMatchObject({ words: [], elsewhere: ['replicas'] })
     expect(m.get('kafka-retention-lowered')?.words).toEqual(['topic'])
     const bundle: TrapsBundle = {
       technologies: [{ ...(kafka.technologies[0] as TrapsBundle['technologies'][number]), traps }],
