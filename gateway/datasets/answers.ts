@@ -30,7 +30,7 @@ import { workedOut } from '../../schema/worked-thresholds.js'
 import { badRequest, notFound, type Problem } from '../http/problem.js'
 import { normaliseQuery } from '../payment/binding.js'
 import type { Filters, Prepared } from './query.js'
-import { LIMIT_MAX, rank } from './ranking.js'
+import { rank } from './ranking.js'
 import {
   extrasFilters,
   type RankedAnswer,
@@ -249,9 +249,14 @@ export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: n
         payload: () => ({
           ...(rules.payload() as object),
           technologies: selection.echo,
-          ranked: rank({ traps: selection.traps, gates: [], rules: [], because: {} }, LIMIT_MAX).ranked.map(
-            (t) => ({ ...t, why: `${t.why}; probe, stop_if, safe_path and source: ${PAID_TRAPS_AT}` }),
-          ),
+          // Every trap on file for the names, most severe first: the preview lists them all.
+          ranked: rank(
+            { traps: selection.traps, gates: [], rules: [], because: {} },
+            Math.max(1, selection.traps.length),
+          ).ranked.map((t) => ({
+            ...t,
+            why: `${t.why}; probe, stop_if, safe_path and source: ${PAID_TRAPS_AT}`,
+          })),
         }),
       }
     },
