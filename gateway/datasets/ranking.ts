@@ -40,10 +40,10 @@ const KIND_ORDER: Record<RankedKind, number> = { trap: 0, gate: 1, rule: 2 }
 /** The most traps the change's words lift above everything else. */
 export const CHANGE_LEADS = 3
 /**
- * With `change`, the share of the best trap's score a trap needs to be given in full: in an
- * emergency only the traps the change leads with (each probe read in full costs time the fix needs).
+ * With `change`, the share of the best trap's score a trap needs to be given in full; in an
+ * emergency only the traps the change leads with are (each probe read costs time the fix needs).
  */
-export const CHANGE_SHARE_IN_FULL = { planned: 1 / 4, emergency: 1 / 2 } as const
+export const CHANGE_SHARE_IN_FULL = 1 / 2
 const levelOrder = (s: Severity) => SEVERITIES.indexOf(s)
 /** One line without its closing full stop, so a sentence can follow it. */
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim().replace(/\.+$/, '')
@@ -119,7 +119,7 @@ function trapCandidate(t: SelectedTrap, order: number, lead: number, least: numb
     actions: t.brought_by,
     why: `a known trap of ${t.asked_as.join(', ') || t.technology}${change}${holds}${words}; run its probe first`,
     held: true,
-    inFull: !m || (m.score > 0 && m.score >= least),
+    inFull: !m || (m.score > 0 && (lead < Number.POSITIVE_INFINITY || m.score >= least)),
     order,
     lead,
   }
@@ -192,14 +192,16 @@ export function rank(
   limit: number,
   /** What each gate and rule guards against (content/harm.yaml): its rank. */
   harm: HarmBundle = { gates: {}, rules: {} },
-  /** The share of the best change score a trap needs to be in full (CHANGE_SHARE_IN_FULL). */
-  share: number = CHANGE_SHARE_IN_FULL.planned,
+  /** An emergency: only the traps the change leads with are given in full. */
+  emergency = false,
 ): Ranked {
   const leads = changeLeads(items.traps)
   const best = bestScore(items.traps)
   const leadOf = (id: string) => (leads.includes(id) ? leads.indexOf(id) : Number.POSITIVE_INFINITY)
   const candidates: Candidate[] = [
-    ...items.traps.map((t, i) => trapCandidate(t, i, leadOf(t.id), best * share)),
+    ...items.traps.map((t, i) =>
+      trapCandidate(t, i, leadOf(t.id), emergency ? Number.POSITIVE_INFINITY : best * CHANGE_SHARE_IN_FULL),
+    ),
     ...items.gates.map((g, i) => gateCandidate(g, items.because[g.id], i, harm.gates[g.id])),
     ...items.rules.map((r, i) => ruleCandidate(r, items.because[r.id], i, harm.rules[r.id])),
   ]

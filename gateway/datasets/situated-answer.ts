@@ -11,7 +11,7 @@ import type { ResolvedTechnology } from '../../schema/technologies.js'
 import { badRequest, type Problem } from '../http/problem.js'
 import { readChange } from './change-match.js'
 import { doNoHarm, fastPath, type OpenQuestion } from './do-no-harm.js'
-import { CHANGE_SHARE_IN_FULL, type Ranked, rank, readLimit } from './ranking.js'
+import { type Ranked, rank, readLimit } from './ranking.js'
 import {
   readAskedTechnologies,
   type SelectedTrap,
@@ -117,7 +117,7 @@ export function rankedAnswer(
     { traps, gates: harmless.gates, rules: harmless.rules, because: items.because },
     limit,
     data.harm,
-    facts.emergency === true ? CHANGE_SHARE_IN_FULL.emergency : CHANGE_SHARE_IN_FULL.planned,
+    facts.emergency === true,
   )
   const because = Object.fromEntries(
     Object.entries(items.because).filter(([id]) => ranked.kept.gates.has(id) || ranked.kept.rules.has(id)),

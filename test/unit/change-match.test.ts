@@ -13,7 +13,11 @@ import {
   wordsOf,
 } from '../../gateway/datasets/change-match.js'
 import { CHANGE_LEADS, CHANGE_SHARE_IN_FULL, rank } from '../../gateway/datasets/ranking.js'
-import { CHANGE_WORDS_TO_BRING, selectTraps } from '../../gateway/datasets/trap-selection.js'
+import {
+  CHANGE_WORDS_TO_BRING,
+  selectTraps,
+  UNNAMED_IN_CHANGE_WEIGHT,
+} from '../../gateway/datasets/trap-selection.js'
 import type { PublishedGate } from '../../schema/datasets.js'
 import { CHANGE_MAX } from '../../schema/routes.js'
 import type { Trap, TrapsBundle } from '../../schema/traps.js'
@@ -183,7 +187,7 @@ describe('change in selection and ranking', () => {
     expect(r.also_consider.find((i) => i.id === 'kafka-other')?.why).toContain('no word of your change')
   })
 
-  it(`behavior: a trap scoring under ${CHANGE_SHARE_IN_FULL.planned} of the best is one line, and a word only in a probe or safe path counts ${ELSEWHERE_WEIGHT} as much as one in the trap's line`, () => {
+  it(`behavior: a trap scoring under ${CHANGE_SHARE_IN_FULL} of the best is one line, and a word only in a probe or safe path counts ${ELSEWHERE_WEIGHT} as much as one in the trap's line`, () => {
     const body = (id: string, text: string, safe: string): Trap => ({
       ...trap(id, text, ['config-push']),
       safe_path: safe,
@@ -216,7 +220,7 @@ describe('change in selection and ranking', () => {
     const best = Math.max(...[...m.values()].map((x) => x.score))
     for (const [id, x] of m) {
       const inFull = r.ranked.some((i) => i.id === id)
-      expect(inFull, id).toBe(x.score > 0 && x.score >= best * CHANGE_SHARE_IN_FULL.planned)
+      expect(inFull, id).toBe(x.score > 0 && x.score >= best * CHANGE_SHARE_IN_FULL)
     }
     expect(r.also_consider.map((i) => i.id)).toContain('kafka-acl-default')
   })
@@ -228,29 +232,52 @@ describe('change in selection and ranking', () => {
     expect(m.get('kafka-rebalance-storm')).toMatchObject({ score: 0, words: [] })
   })
 
-  it(`behavior: in an emergency only the traps scoring at least ${CHANGE_SHARE_IN_FULL.emergency} of the best are in full`, () => {
-    const selection = selectTraps(
-      kafka,
-      asked,
-      'kafka',
-      ['config-push', 'capacity-change'],
-      'add partitions to the topic for one more consumer',
-    )
-    const score = (id: string) => selection.traps.find((t) => t.id === id)?.matched?.score ?? 0
-    const best = Math.max(...selection.traps.map((t) => score(t.id)))
-    const between = selection.traps.filter(
-      (t) =>
-        score(t.id) >= best * CHANGE_SHARE_IN_FULL.planned &&
-        score(t.id) < best * CHANGE_SHARE_IN_FULL.emergency,
-    )
-    expect(between.length).toBeGreaterThan(0)
-    const items = { traps: selection.traps, gates: [], rules: [], because: {} }
-    const planned = rank(items, 50, undefined, CHANGE_SHARE_IN_FULL.planned).ranked.map((i) => i.id)
-    const urgent = rank(items, 50, undefined, CHANGE_SHARE_IN_FULL.emergency).ranked.map((i) => i.id)
-    for (const t of between) {
-      expect(planned).toContain(t.id)
-      expect(urgent).not.toContain(t.id)
+  it(`behavior: in an emergency only the ${CHANGE_LEADS} traps the change leads with are in full`, () => {
+    const many: TrapsBundle = {
+      technologies: [
+        {
+          ...(kafka.technologies[0] as TrapsBundle['technologies'][number]),
+          traps: Array.from({ length: CHANGE_LEADS + 2 }, (_, i) =>
+            trap(`kafka-topic-${i}`, `Changing a topic setting number ${i}.`, ['config-push'], 'degraded'),
+          ),
+        },
+      ],
     }
+    const items = {
+      traps: selectTraps(many, asked, 'kafka', ['config-push'], 'change the topic setting').traps,
+      gates: [],
+      rules: [],
+      because: {},
+    }
+    expect(rank(items, 50).ranked).toHaveLength(CHANGE_LEADS + 2)
+    expect(rank(items, 50, undefined, true).ranked).toHaveLength(CHANGE_LEADS)
+  })
+
+  it(`behavior: when the change names some of the technologies asked, the others' traps count ${UNNAMED_IN_CHANGE_WEIGHT} as much`, () => {
+    const zk: TrapsBundle['technologies'][number] = {
+      technology: 'zookeeper',
+      name: 'Apache ZooKeeper',
+      kind: 'orchestration',
+      aliases: ['zk'],
+      traps: [
+        trap('zookeeper-topic-watch', 'Changing a topic watch reloads every watcher.', ['config-push']),
+      ],
+    }
+    const both: TrapsBundle = { technologies: [...kafka.technologies, zk] }
+    const names = [...asked, { name: 'zookeeper', id: 'zookeeper' }]
+    const score = (change: string, id: string) =>
+      selectTraps(both, names, 'kafka,zookeeper', ['config-push'], change).traps.find((t) => t.id === id)
+        ?.matched?.score ?? 0
+    // Neither named: the two traps sharing "topic" weigh as the words say.
+    const plain = score('change the topic', 'zookeeper-topic-watch')
+    // "Kafka" named ("Apache" alone names no one): the ZooKeeper trap counts less, Kafka's the same.
+    expect(score('change the kafka topic', 'zookeeper-topic-watch')).toBeCloseTo(
+      plain * UNNAMED_IN_CHANGE_WEIGHT,
+    )
+    expect(score('change the apache topic', 'zookeeper-topic-watch')).toBeCloseTo(plain)
+    expect(score('change the kafka topic', 'kafka-retention-deletes')).toBeCloseTo(
+      score('change the topic', 'kafka-retention-deletes'),
+    )
   })
 
   it('behavior: when no trap is told in the change words, the answer says so and gives none of them in full', () => {
