@@ -417,7 +417,7 @@ function probeTiming(c: Context): string {
   if (c.revert)
     return 'Revert first. These probes read what the revert leaves behind and guide the fix that follows; none runs before the revert.'
   if (c.first)
-    return 'In an emergency, take the step that stops the harm first. Run a probe before it only when it takes seconds and its "Stop if" would change that step; run the rest after. A result that matches "Stop if" means take the safe path.'
+    return 'In an emergency, take the step that stops the harm first. Run a probe before it only when it takes seconds and its "Stop if" would change that step; run the rest after. A result that matches "Stop if" means take the safe path; where a safe path stages or waits (in steps, after lag catches up, once capacity is added), that is for a planned change: now take its one step that stops the harm, and keep what it forbids.'
   return 'Run each probe before the change; it only reads. A result that matches "Stop if" means take the safe path instead of the obvious plan.'
 }
 
