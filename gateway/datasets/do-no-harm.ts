@@ -10,8 +10,8 @@
  *   others become questions: answering them would bring those items. Unanswered, every other fact
  *   is taken as the routine production change every item is written for (`production` yes,
  *   `emergency` and `partly_rolled_out` no): the fast path needs its answer said;
- * - an item whose inputs exist only for other kinds of technology than every named one (all on
- *   file) never comes, nor one whose inputs do not exist for the form the `change` names (a
+ * - an item whose inputs exist only for other kinds of technology than every named one on file
+ *   never comes, nor one whose inputs do not exist for the form the `change` names (a
  *   retention or lifecycle rule deletes by age: there are no IDs to resolve).
  * What each item guards against, whether it slows and what it fits come from content/harm.yaml.
  */
@@ -65,8 +65,10 @@ export function doNoHarm(
   const path = fastPath(facts)
   const left_out: string[] = []
   const open = new Map<string, OpenQuestion>()
-  // Named technologies, all on file: their kinds. Any name not on file keeps every item (unknown).
-  const named = technologies?.length && technologies.every((t) => t.id) ? technologies : undefined
+  // The named technologies on file, and their kinds. A name not on file is most often a library or
+  // a tool beside them (erlang, pnpm): the kinds of those on file decide; none on file keeps all.
+  const onFile = technologies?.filter((t) => t.id) ?? []
+  const named = onFile.length ? onFile : undefined
   const kinds = new Set(named?.map((t) => kindOf(t.id as string)))
   const said = change ? wordsOf(change) : new Map<string, string>()
 

@@ -43,7 +43,7 @@ export const CHANGE_LEADS = 3
  * With `change`, the share of the best trap's score a trap needs to be given in full; in an
  * emergency only the traps the change leads with are (each probe read costs time the fix needs).
  */
-export const CHANGE_SHARE_IN_FULL = 1 / 2
+export const CHANGE_SHARE_IN_FULL = 1 / 4
 const levelOrder = (s: Severity) => SEVERITIES.indexOf(s)
 /** One line without its closing full stop, so a sentence can follow it. */
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim().replace(/\.+$/, '')

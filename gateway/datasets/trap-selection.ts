@@ -16,40 +16,10 @@ import {
 } from '../../schema/technologies.js'
 import type { Trap, TrapsBundle } from '../../schema/traps.js'
 import { rangeAdmits } from '../../schema/version-range.js'
-import { type ChangeMatch, matchChange, wordsOf } from './change-match.js'
+import { type ChangeMatch, matchChange } from './change-match.js'
 
 /** The words a trap must share with `change` to come although its actions differ from those asked. */
 export const CHANGE_WORDS_TO_BRING = 2
-
-/**
- * When the change names some of the technologies asked, it acts on those; the others are where it
- * runs (`technologies=vector,kubernetes,kafka`, "upgrade Vector"). Their traps' scores count this much.
- */
-export const UNNAMED_IN_CHANGE_WEIGHT = 0.5
-
-/** Words that name a vendor or a family, not one technology ("aws", "google"). */
-const FAMILY_WORDS = new Set([
-  'aws',
-  'amazon',
-  'google',
-  'gcp',
-  'azure',
-  'microsoft',
-  'apache',
-  'hashicorp',
-  'elastic',
-])
-
-/** The technologies of `files` the change names by one of their names (id, name or alias). */
-function namedInChange(change: string, files: readonly TrapsBundle['technologies'][number][]): Set<string> {
-  const said = wordsOf(change)
-  const names = (f: TrapsBundle['technologies'][number]) => [f.technology, f.name, ...f.aliases]
-  const says = (name: string) => {
-    const words = [...wordsOf(name.replace(/-/g, ' ')).keys()].filter((w) => !FAMILY_WORDS.has(w))
-    return words.length > 0 && words.every((w) => said.has(w))
-  }
-  return new Set(files.filter((f) => names(f).some(says)).map((f) => f.technology))
-}
 
 /** A trap as an answer carries it: the trap, whose it is, and the asked actions that brought it. */
 export interface SelectedTrap extends Trap {
@@ -115,15 +85,6 @@ export function selectTraps(
         names,
       )
     : undefined
-  // The technologies the change acts on, when it names some: the others' traps count less.
-  const acted = change ? namedInChange(change, files) : new Set<string>()
-  if (matches && acted.size)
-    for (const f of files)
-      if (!acted.has(f.technology))
-        for (const t of f.traps) {
-          const m = matches.get(t.id)
-          if (m) m.score *= UNNAMED_IN_CHANGE_WEIGHT
-        }
   const forAction = (t: Trap) => !actions.length || t.actions.some((a) => actions.includes(a))
   const byWords = (t: Trap) => (matches?.get(t.id)?.words.length ?? 0) >= CHANGE_WORDS_TO_BRING
   for (const file of files) {

@@ -13,11 +13,7 @@ import {
   wordsOf,
 } from '../../gateway/datasets/change-match.js'
 import { CHANGE_LEADS, CHANGE_SHARE_IN_FULL, rank } from '../../gateway/datasets/ranking.js'
-import {
-  CHANGE_WORDS_TO_BRING,
-  selectTraps,
-  UNNAMED_IN_CHANGE_WEIGHT,
-} from '../../gateway/datasets/trap-selection.js'
+import { CHANGE_WORDS_TO_BRING, selectTraps } from '../../gateway/datasets/trap-selection.js'
 import type { PublishedGate } from '../../schema/datasets.js'
 import { CHANGE_MAX } from '../../schema/routes.js'
 import type { Trap, TrapsBundle } from '../../schema/traps.js'
@@ -251,33 +247,6 @@ describe('change in selection and ranking', () => {
     }
     expect(rank(items, 50).ranked).toHaveLength(CHANGE_LEADS + 2)
     expect(rank(items, 50, undefined, true).ranked).toHaveLength(CHANGE_LEADS)
-  })
-
-  it(`behavior: when the change names some of the technologies asked, the others' traps count ${UNNAMED_IN_CHANGE_WEIGHT} as much`, () => {
-    const zk: TrapsBundle['technologies'][number] = {
-      technology: 'zookeeper',
-      name: 'Apache ZooKeeper',
-      kind: 'orchestration',
-      aliases: ['zk'],
-      traps: [
-        trap('zookeeper-topic-watch', 'Changing a topic watch reloads every watcher.', ['config-push']),
-      ],
-    }
-    const both: TrapsBundle = { technologies: [...kafka.technologies, zk] }
-    const names = [...asked, { name: 'zookeeper', id: 'zookeeper' }]
-    const score = (change: string, id: string) =>
-      selectTraps(both, names, 'kafka,zookeeper', ['config-push'], change).traps.find((t) => t.id === id)
-        ?.matched?.score ?? 0
-    // Neither named: the two traps sharing "topic" weigh as the words say.
-    const plain = score('change the topic', 'zookeeper-topic-watch')
-    // "Kafka" named ("Apache" alone names no one): the ZooKeeper trap counts less, Kafka's the same.
-    expect(score('change the kafka topic', 'zookeeper-topic-watch')).toBeCloseTo(
-      plain * UNNAMED_IN_CHANGE_WEIGHT,
-    )
-    expect(score('change the apache topic', 'zookeeper-topic-watch')).toBeCloseTo(plain)
-    expect(score('change the kafka topic', 'kafka-retention-deletes')).toBeCloseTo(
-      score('change the topic', 'kafka-retention-deletes'),
-    )
   })
 
   it('behavior: when no trap is told in the change words, the answer says so and gives none of them in full', () => {

@@ -75,6 +75,20 @@ describe('items that do not fit the technologies named never come', () => {
     ).toBe(false)
   })
 
+  it('behavior: a name not on file beside one on file leaves the decision to the one on file; names none on file keep the item', async () => {
+    const harm = await harmMap()
+    const kinds: Record<string, string> = { rabbitmq: 'queue-stream' }
+    const held = (technologies: { name: string; id?: string }[]) =>
+      doNoHarm(harm, {}, technologies, (id) => kinds[id], {
+        gates: [{ id: 'latest-backup-restored-and-checked' } as PublishedGate],
+        rules: [],
+        traps: [],
+        because: { 'latest-backup-restored-and-checked': { action: 'dependency-upgrade', matched: {} } },
+      }).gates.length === 1
+    expect(held([{ name: 'rabbitmq', id: 'rabbitmq' }, { name: 'erlang' }])).toBe(false)
+    expect(held([{ name: 'erlang' }])).toBe(true)
+  })
+
   it('behavior: the sandbox reach gate comes for a staging database, never for a CI change', async () => {
     const outside = { production: false }
     expect((await kept('non-production-cannot-reach-people-or-production', 'aws-rds', outside)).held).toBe(
