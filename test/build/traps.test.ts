@@ -306,6 +306,40 @@ describe('short and ranked answers keep what the scenarios demand', () => {
     expect([...long.ranked, ...long.also_consider]).toEqual([...short.ranked, ...short.also_consider])
   })
 
+  it('behavior: a CI change outside production and an emergency get no gate or rule that stages, waits or asks for approval', () => {
+    const slows = (l: Line) =>
+      (l.kind === 'gate' ? data.harm.gates[l.id] : l.kind === 'rule' ? data.harm.rules[l.id] : undefined)
+        ?.slows === true
+    const items = (a: Ranked) => [...a.ranked, ...a.also_consider].filter((l) => l.kind !== 'trap')
+    const ci = checklist({
+      action: 'config-push,dependency-upgrade',
+      technologies: 'github-actions',
+      production: 'false',
+      shared_platform: 'true',
+      targets: '45',
+      include: 'rules',
+    })
+    expect(items(ci).length).toBeGreaterThan(0)
+    expect(items(ci).filter(slows)).toEqual([])
+    // In an emergency an item that slows a planned change comes only with its own emergency path,
+    // which never waits (the gate's or rule's in_an_emergency).
+    const urgent = checklist({
+      action: 'deploy,config-push',
+      emergency: 'true',
+      production: 'true',
+      stateful: 'true',
+      targets: '40',
+      include: 'rules',
+    })
+    const emergencyPath = new Set(
+      [...data.checklist.checklist, ...data.lessons.rules, ...data.preview.rules]
+        .filter((i) => i.in_an_emergency)
+        .map((i) => i.id),
+    )
+    expect(items(urgent).length).toBeGreaterThan(0)
+    expect(items(urgent).filter((l) => slows(l) && !emergencyPath.has(l.id))).toEqual([])
+  })
+
   it(`behavior: a fast path (an emergency, or outside production) holds ${FAST_PATH_LIMIT} in full by default, and limit still raises it`, () => {
     const asked = { action: 'deploy,schema-change', stateful: 'true', include: 'rules', production: 'true' }
     const fastPaths: Record<string, string>[] = [{ emergency: 'true' }, { production: 'false' }]
