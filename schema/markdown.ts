@@ -527,6 +527,7 @@ export function checklistMarkdown(format: MarkdownFormat, a: ChecklistAnswer, or
 
 export function rulesMarkdown(format: MarkdownFormat, a: RulesAnswer, origin: Origin): string {
   const where = describe(a.situation)
+  const c = contextOf(a)
   return render(
     format,
     {
@@ -543,8 +544,8 @@ export function rulesMarkdown(format: MarkdownFormat, a: RulesAnswer, origin: Or
         ...factsToAnswer(a.questions),
       ],
       body: [
-        ...trapSection(a.traps, contextOf(a)),
-        ...inRankOrder(a.rules, a.ranked).flatMap((r) => ruleLines(r, contextOf(a))),
+        ...trapSection(a.traps, c),
+        ...inRankOrder(a.rules, a.ranked).flatMap((r) => ruleLines(r, c)),
         ...alsoConsider(a.also_consider),
       ],
     },

@@ -21,11 +21,10 @@ const STOP = new Set(
  * Verbs of changing. In a trap's one line they name its operation; in its probe or safe path they
  * describe the fix ("add disk", "set a timeout"), so there they say nothing about the change.
  */
-const CHANGE_VERBS = new Set(
+const CHANGE_VERBS =
   'add adds added adding remove change update upgrade move replace enable disable turn switch raise lower increase decrease create delete drop run restart deploy roll apply rotate scale'.split(
     ' ',
-  ),
-)
+  )
 
 /** Plurals that no suffix rule meets. */
 const IRREGULAR: Record<string, string> = { indices: 'index', indexes: 'index' }
@@ -37,6 +36,9 @@ export function stem(word: string): string {
   const s = word.replace(/(ing|ed|es|s|e)$/, '')
   return s.length >= 3 ? s : word
 }
+
+/** The stems of CHANGE_VERBS, built once. */
+const VERB_STEMS = new Set(CHANGE_VERBS.map(stem))
 
 /**
  * The distinct stems of a text, with the first word as written for each (to echo back). A setting
@@ -104,7 +106,6 @@ export function matchChange(
   for (const name of names) for (const s of wordsOf(name.replace(/-/g, ' ')).keys()) asked.delete(s)
   const line = traps.map((t) => new Set(wordsOf(`${t.id.replace(/-/g, ' ')} ${t.trap}`).keys()))
   const rest = traps.map((t) => new Set(wordsOf(`${t.probe} ${t.stop_if} ${t.safe_path}`).keys()))
-  const verbs = new Set([...CHANGE_VERBS].map(stem))
   const holding = (s: string) => traps.filter((_, i) => line[i]?.has(s) || rest[i]?.has(s)).length
   const weight = new Map(
     [...asked.keys()].map((s) => [s, Math.log(1 + traps.length / Math.max(1, holding(s)))]),
@@ -112,7 +113,7 @@ export function matchChange(
   const matches = new Map<string, ChangeMatch>()
   traps.forEach((t, i) => {
     const inLine = [...asked.keys()].filter((s) => line[i]?.has(s))
-    const only = [...asked.keys()].filter((s) => !line[i]?.has(s) && rest[i]?.has(s) && !verbs.has(s))
+    const only = [...asked.keys()].filter((s) => !line[i]?.has(s) && rest[i]?.has(s) && !VERB_STEMS.has(s))
     const sum = (ss: string[]) => ss.reduce((total, s) => total + (weight.get(s) ?? 0), 0)
     matches.set(t.id, {
       score: sum(inLine) + ELSEWHERE_WEIGHT * sum(only),

@@ -80,7 +80,7 @@ function becauseText(why: AppliesBecause | undefined): { actions: string[]; text
 
 interface Candidate extends RankedItem {
   held: boolean
-  /** Whether it may be given in full: false for a trap that shares no word with `change`. */
+  /** Whether it may be given in full: false for a trap `change` does not lead with and scores too low for. */
   inFull: boolean
   order: number
   /** Its place among the traps the change's words lead with (0 first); Infinity for the rest. */
