@@ -163,8 +163,14 @@ export async function startLocalWorkers(options: LocalWorkersOptions): Promise<R
     })
   const miniflare = new Miniflare(miniflareOptions(await bundled()))
   const url = (await miniflare.ready).origin
-  for (const [i, worker] of options.workers.entries())
-    await applyMigrations(miniflare, worker.config, configs[i] as Config)
+  try {
+    for (const [i, worker] of options.workers.entries())
+      await applyMigrations(miniflare, worker.config, configs[i] as Config)
+  } catch (error) {
+    // A start that fails leaves no workerd behind.
+    await miniflare.dispose().catch(() => undefined)
+    throw error
+  }
   return {
     url,
     miniflare,

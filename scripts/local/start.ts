@@ -6,7 +6,7 @@
  * (CONTENT_DIR) rebuilds, and the running service serves the new bytes without a restart.
  */
 import { BuildFailed } from '../../build/stages/issues.js'
-import { startService } from './service.js'
+import { type RunningService, startService } from './service.js'
 import { watchContent } from './watch-content.js'
 
 const port = Number(process.env.PORT ?? 8787)
@@ -14,6 +14,8 @@ const stateDir = process.env.STATE_DIR ?? '.wrangler/state'
 const contentDir = process.env.CONTENT_DIR ?? 'content'
 const watching = process.argv.includes('--watch')
 let stopping = false
+let crashed = false
+let service: RunningService | undefined
 
 // Watching starts before the first build, so a save made while the service starts is not lost.
 const starting = startService({
@@ -23,8 +25,11 @@ const starting = startService({
   verbose: true,
   // A supervisor restarts a process; this one says what happened and ends, leaving nothing behind.
   onRuntimeCrash: () => {
+    if (crashed) return
+    crashed = true
     console.error('\nworkerd (the Workers runtime) exited unexpectedly; stopping the service.')
-    void shutdown(1)
+    // While starting, the start itself fails or ends and then stops (below).
+    if (service) void shutdown(1)
   },
 })
 
@@ -44,16 +49,24 @@ const watcher = watching
     })
   : undefined
 
-const service = await starting.catch((error: unknown) => {
+try {
+  service = await starting
+} catch (error) {
+  // A start that fails says why in one line (a build's report in full) and leaves nothing running.
   watcher?.close()
-  throw error
-})
+  const reason = error instanceof Error ? error.message : String(error)
+  console.error(
+    `\nnpm start could not start the service: ${crashed ? 'workerd exited while it started' : reason}`,
+  )
+  process.exit(1)
+}
+if (crashed) await shutdown(1)
 
 async function shutdown(code: number) {
   if (stopping) return
   stopping = true
   watcher?.close()
-  await service.stop()
+  await service?.stop()
   process.exit(code)
 }
 
@@ -61,8 +74,9 @@ process.on('SIGINT', () => void shutdown(0))
 process.on('SIGTERM', () => void shutdown(0))
 process.on('SIGHUP', () => void shutdown(0))
 
+const { url, processor, facilitator } = service
 console.log(
-  `\nServing on ${service.url}  (state in ${stateDir}; processor stand-in at ${service.processor.url}; x402 facilitator stand-in at ${service.facilitator.url})`,
+  `\nServing on ${url}  (state in ${stateDir}; processor stand-in at ${processor.url}; x402 facilitator stand-in at ${facilitator.url})`,
 )
 if (watching) console.log(`Watching ${contentDir}/: a saved edit is rebuilt and served without a restart.`)
-console.log(`Try: curl ${service.url}/llms.txt   or   curl -i '${service.url}/v1/fde-lessons?topic=retry'`)
+console.log(`Try: curl ${url}/llms.txt   or   curl -i '${url}/v1/fde-lessons?topic=retry'`)

@@ -40,7 +40,10 @@ const alive = (pid: number) => {
   }
 }
 
-/** Starts `npm start` in a process group of its own and waits until it answers. */
+/**
+ * Starts `npm start` in a process group of its own and waits until it says it serves: that line
+ * comes after its start is done (migrations applied), which an answering port alone does not mean.
+ */
 async function npmStart(): Promise<Started> {
   const port = await freePort()
   const stateDir = await mkdtemp(join(tmpdir(), 'rpi-npm-start-'))
@@ -60,11 +63,7 @@ async function npmStart(): Promise<Started> {
   const url = `http://127.0.0.1:${port}`
   for (;;) {
     if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output}`)
-    try {
-      if ((await fetch(`${url}/v1/catalogue`)).status === 200) break
-    } catch {
-      // not listening yet
-    }
+    if (output.includes(`Serving on ${url}`)) break
     await new Promise((r) => setTimeout(r, 100))
   }
   return { child, url, output: () => output, exited }
@@ -79,6 +78,7 @@ async function allGone(pids: number[]) {
 describe('npm start', () => {
   it('behavior: SIGTERM to its process group stops every process it started, workerd included', async () => {
     const started = await npmStart()
+    expect((await fetch(`${started.url}/v1/catalogue`)).status).toBe(200)
     const members = groupMembers(started.child.pid as number)
     expect(members.map((m) => m.comm)).toContain('workerd')
     process.kill(-(started.child.pid as number), 'SIGTERM')
