@@ -4,6 +4,7 @@
  * build refuses a missing or unknown id.
  */
 import * as z from 'zod'
+import { PREMISE_IDS } from './premises.js'
 import { SEVERITIES, TECHNOLOGY_KINDS } from './traps.js'
 
 export const HarmEntry = z.strictObject({
@@ -21,6 +22,8 @@ export const HarmEntry = z.strictObject({
     .array(z.string().regex(/^[a-z0-9]+$/))
     .min(1)
     .optional(),
+  /** The circumstance it is written for; a change that names none of its words leaves it out. */
+  premise: z.enum(PREMISE_IDS).optional(),
 })
 export type HarmEntry = z.infer<typeof HarmEntry>
 

@@ -4,6 +4,7 @@
  * path and a primary source quoted verbatim. Counted apart from the rules, playbooks and gates.
  */
 import * as z from 'zod'
+import { PREMISE_IDS } from './premises.js'
 import { Action, IsoDate } from './vocabulary.js'
 
 const Text = z.string().trim().min(1, 'non-empty text')
@@ -46,6 +47,13 @@ export const Trap = z.strictObject({
   /** The versions it holds for (schema/version-range.ts); absent: every version. */
   versions: Text.optional(),
   severity: z.enum(SEVERITIES),
+  /** The circumstance it is written for, which a change must name to get it in full (premises.ts). */
+  premise: z.enum(PREMISE_IDS).optional(),
+  /**
+   * Its probe or safe path needs the server itself (a file, a process, a command on the host, or an
+   * operation a managed service runs for you): one line when a service that `manages` the engine is named.
+   */
+  needs_server: z.literal(true).optional(),
   /** The mechanism and what breaks, in one line. */
   trap: Text.max(300),
   /** A read-only command or query to run first. */
@@ -72,6 +80,8 @@ export const TrapFile = z.strictObject({
       .transform((a) => a.trim().toLowerCase().replace(/\s+/g, '-'))
       .pipe(TechnologyName),
   ),
+  /** A managed service: the engines it runs for you (aws-rds: postgresql, mysql), by technology id. */
+  manages: z.array(TechnologyName).optional(),
   traps: z.array(Trap).min(1, 'at least one trap'),
 })
 export type TrapFile = z.infer<typeof TrapFile>

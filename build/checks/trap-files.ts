@@ -64,6 +64,14 @@ export function trapFileBreaks(
             allowed: actions.join(', '),
           })
       })
+      // A trap told as an upgrade is written for one: a release that keeps the version never meets it.
+      if (/^Upgrading\b/.test(trap.trap) && trap.premise !== 'version-upgrade')
+        issues.push({
+          file,
+          field: `traps.${i}.premise`,
+          problem: 'its line opens "Upgrading…" but its premise is not version-upgrade',
+          allowed: 'premise: version-upgrade (content/FORMAT.md, premise)',
+        })
       if (trap.versions !== undefined) {
         const range = parseRange(trap.versions)
         if ('problem' in range)
@@ -76,5 +84,17 @@ export function trapFileBreaks(
       }
     })
   }
+  // A managed service names the engines it runs by their ids, so their traps can be found.
+  const ids = new Set(files.map((f) => f.value.technology))
+  for (const { file, value } of files)
+    value.manages?.forEach((engine, i) => {
+      if (!ids.has(engine))
+        issues.push({
+          file,
+          field: `manages.${i}`,
+          problem: `"${engine}" is not a technology id in traps/`,
+          allowed: 'the id of a technology on file (not an alias)',
+        })
+    })
   return issues
 }

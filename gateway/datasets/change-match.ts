@@ -8,6 +8,7 @@
  * line names the operation; the rest often names what the operation touches: "replicas" on a
  * disk-watermark trap is in neither, "indices" is in its safe path).
  */
+import { PREMISES, type Premise } from '../../schema/premises.js'
 import { CHANGE_MAX } from '../../schema/routes.js'
 
 /** Words that say nothing about which mechanism a change meets. */
@@ -122,4 +123,19 @@ export function matchChange(
     })
   })
   return matches
+}
+
+/** Each premise's word stems, built once per isolate. */
+const PREMISE_STEMS = Object.fromEntries(
+  Object.entries(PREMISES).map(([id, words]) => [id, new Set(words.split(' ').map(stem))]),
+) as Record<Premise, Set<string>>
+
+/**
+ * Whether `change` names an item's premise (schema/premises.ts): true when the item has none or no
+ * change was sent (nothing to decide by), else when the change holds one of the premise's words.
+ */
+export function changeNamesPremise(premise: Premise | undefined, change: string | undefined): boolean {
+  if (premise === undefined || change === undefined) return true
+  const stems = PREMISE_STEMS[premise]
+  return [...wordsOf(change).keys()].some((s) => stems.has(s))
 }

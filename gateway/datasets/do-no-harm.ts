@@ -12,14 +12,15 @@
  *   `emergency` and `partly_rolled_out` no): the fast path needs its answer said;
  * - an item whose inputs exist only for other kinds of technology than every named one on file
  *   never comes, nor one whose inputs do not exist for the form the `change` names (a
- *   retention or lifecycle rule deletes by age: there are no IDs to resolve).
+ *   retention or lifecycle rule deletes by age: there are no IDs to resolve), nor one written for a
+ *   circumstance (its premise: a webhook, a platform upgrade) that the `change` does not name.
  * What each item guards against, whether it slows and what it fits come from content/harm.yaml.
  */
 import type { PublishedGate, PublishedRule } from '../../schema/datasets.js'
 import type { HarmBundle, HarmEntry } from '../../schema/harm.js'
 import type { AppliesBecause } from '../../schema/situation.js'
 import type { ResolvedTechnology } from '../../schema/technologies.js'
-import { stem, wordsOf } from './change-match.js'
+import { changeNamesPremise, stem, wordsOf } from './change-match.js'
 import type { SelectedTrap } from './trap-selection.js'
 
 /** A question whose answer would add items the answer left out, and how many. */
@@ -86,6 +87,10 @@ export function doNoHarm(
     const form = e.unless_change?.map(stem).find((s) => said.has(s))
     if (form) {
       left_out.push(`${id}: its inputs do not exist for a change by ${said.get(form)}`)
+      return false
+    }
+    if (!changeNamesPremise(e.premise, change)) {
+      left_out.push(`${id}: it is written for a ${e.premise} change, and your change names none`)
       return false
     }
     if (path === 'outside-production' && (e.harm !== 'irreversible' || e.slows)) {

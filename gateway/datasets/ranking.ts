@@ -111,15 +111,17 @@ function trapCandidate(t: SelectedTrap, order: number, lead: number, least: numb
       : m
         ? '; no word of your change is in it'
         : ''
+  const oneLineOnly = t.one_line_because ? `; one line: ${t.one_line_because}` : ''
   return {
     kind: 'trap',
     id: t.id,
     title: oneLine(t.trap),
     level: t.severity,
     actions: t.brought_by,
-    why: `a known trap of ${t.asked_as.join(', ') || t.technology}${change}${holds}${words}; run its probe first`,
+    why: `a known trap of ${t.asked_as.join(', ') || t.technology}${change}${holds}${words}${oneLineOnly}; run its probe first`,
     held: true,
-    inFull: !m || (m.score > 0 && (lead < Number.POSITIVE_INFINITY || m.score >= least)),
+    inFull:
+      !t.one_line_because && (!m || (m.score > 0 && (lead < Number.POSITIVE_INFINITY || m.score >= least))),
     order,
     lead,
   }

@@ -12,6 +12,7 @@ import { badRequest, type Problem } from '../http/problem.js'
 import { readChange } from './change-match.js'
 import { doNoHarm, fastPath, type OpenQuestion } from './do-no-harm.js'
 import { type Ranked, rank, readLimit } from './ranking.js'
+import { rechecks } from './rechecks.js'
 import {
   readAskedTechnologies,
   type SelectedTrap,
@@ -132,13 +133,16 @@ export function rankedAnswer(
     gates: items.gates.filter((g) => ranked.kept.gates.has(g.id)),
     rules: items.rules.filter((r) => ranked.kept.rules.has(r.id)),
     because,
-    ...(selection ? { echo: selection.echo } : {}),
+    // A fact the change's own words contradict is said beside the names (the query cannot be right).
+    ...(selection
+      ? { echo: { ...selection.echo, notes: [...rechecks(facts, extras.change), ...selection.echo.notes] } }
+      : {}),
     uncovered: selection?.uncovered ?? [],
   }
 }
 
 /** A trap as the answer publishes it: its line in `ranked` carries what brought it. */
-const publishedTrap = ({ brought_by: _, asked_as: __, ...trap }: SelectedTrap) => trap
+const publishedTrap = ({ brought_by: _, asked_as: __, one_line_because: ___, ...trap }: SelectedTrap) => trap
 
 /** The JSON fields a ranked answer adds beside the route's own. */
 export const rankedFields = (r: RankedAnswer) => ({

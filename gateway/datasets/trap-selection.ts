@@ -3,7 +3,8 @@
  * (every action when none is asked) and whose versions admit a version asked (any, when none is
  * given). With `change`, each is scored by the words it shares with the change, and a trap sharing
  * at least CHANGE_WORDS_TO_BRING of them comes even when its actions differ (an agent's choice of
- * action is loose; the words it uses for the change are not). Every name with no trap on file, or
+ * action is loose; the words it uses for the change are not). A trap whose premise the change does
+ * not name (schema/premises.ts) shares no word with it. Every name with no trap on file, or
  * none for this change, is said so in plain words.
  */
 import {
@@ -16,7 +17,7 @@ import {
 } from '../../schema/technologies.js'
 import type { Trap, TrapsBundle } from '../../schema/traps.js'
 import { rangeAdmits } from '../../schema/version-range.js'
-import { type ChangeMatch, matchChange } from './change-match.js'
+import { type ChangeMatch, changeNamesPremise, matchChange } from './change-match.js'
 
 /** The words a trap must share with `change` to come although its actions differ from those asked. */
 export const CHANGE_WORDS_TO_BRING = 2
@@ -30,6 +31,8 @@ export interface SelectedTrap extends Trap {
   asked_as: string[]
   /** How it meets the change described; absent when no `change` was sent. */
   matched?: ChangeMatch
+  /** Why it is one line under "also consider" whatever its words: the reason, for its line. */
+  one_line_because?: string
 }
 
 /** What the answer echoes about the names: canonical, covered, not covered, and why nothing came. */
@@ -85,6 +88,20 @@ export function selectTraps(
         names,
       )
     : undefined
+  // Why a trap is one line whatever its words: written for a circumstance the change does not name
+  // (moving the runtime to 3.12, for a release that keeps it), or needing the server itself when a
+  // managed service named runs that server for you (Sentinel's probes on ElastiCache).
+  const managedBy = managers(bundle, covered, change)
+  const oneLineBecause = (id: string, t: Trap) =>
+    !changeNamesPremise(t.premise, change)
+      ? `written for a ${t.premise} change, which yours does not name`
+      : t.needs_server && managedBy.has(id)
+        ? `it needs the server itself, which ${managedBy.get(id)} runs for you`
+        : undefined
+  for (const f of files)
+    for (const t of f.traps)
+      if (matches?.has(t.id) && oneLineBecause(f.technology, t))
+        matches.set(t.id, { score: 0, words: [], elsewhere: [] })
   const forAction = (t: Trap) => !actions.length || t.actions.some((a) => actions.includes(a))
   const byWords = (t: Trap) => (matches?.get(t.id)?.words.length ?? 0) >= CHANGE_WORDS_TO_BRING
   for (const file of files) {
@@ -100,6 +117,7 @@ export function selectTraps(
         brought_by: actions.filter((a) => (t.actions as readonly string[]).includes(a)),
         asked_as: asked.filter((a) => rangeAdmits(t.versions, a.version)).map(asText),
         ...(matched ? { matched } : {}),
+        ...(oneLineBecause(id, t) ? { one_line_because: oneLineBecause(id, t) } : {}),
       })
     }
     if (!kept.length) {
@@ -118,4 +136,22 @@ export function selectTraps(
       `none of the ${traps.length} trap${traps.length === 1 ? '' : 's'} on file for ${covered.join(', ')} and this action is told in your change's words; they are one line each under "also consider"`,
     )
   return { traps, echo: { asked: normalised, covered, not_covered: uncovered, notes }, uncovered }
+}
+
+/**
+ * The engines a managed service runs for the agent, each with that service's id: every engine that
+ * a technology named (or said in the change, "elasticache") `manages`.
+ */
+function managers(
+  bundle: TrapsBundle,
+  named: readonly string[],
+  change: string | undefined,
+): Map<string, string> {
+  const said = new Set(change?.match(/[a-z0-9]+(?:-[a-z0-9]+)*/g) ?? [])
+  const engines = new Map<string, string>()
+  for (const f of bundle.technologies) {
+    const asked = named.includes(f.technology) || [f.technology, ...f.aliases].some((n) => said.has(n))
+    if (asked) for (const e of f.manages ?? []) if (!engines.has(e)) engines.set(e, f.technology)
+  }
+  return engines
 }

@@ -140,6 +140,7 @@ describe('trap files', () => {
       traps: [
         { ...trap, actions: ['deploy', 'teleport'], source_url: 'http://example.org/', quote: '' },
         { ...trap, id: 'gamma-db-second', versions: 'soon' },
+        { ...trap, id: 'gamma-db-third', trap: 'Upgrading gamma to 2 drops a setting.' },
       ],
     })
     const { probe: _, ...withoutProbe } = trap
@@ -155,6 +156,7 @@ describe('trap files', () => {
       'traps.0.actions.1',
       'traps.0.source_url',
       'traps.0.quote',
+      'traps.2.premise: its line opens "Upgrading…" but its premise is not version-upgrade',
       'traps/delta-db.yaml',
       'traps.0.probe',
       'traps/wrong-name.yaml',

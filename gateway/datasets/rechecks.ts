@@ -1,0 +1,38 @@
+/**
+ * A query that cannot be right (#43 item 1): the facts an agent sends are trusted, so when its own
+ * words for the change contradict one, the answer says which fact to re-check and what answering it
+ * would change, rather than answer the wrong situation quietly. Only `emergency` is read this way:
+ * a deadline within the hour told as a routine change gets the planned path's waits, and a
+ * maintenance window told as an emergency loses the checks a planned change has time for.
+ */
+
+/** The longest deadline, in minutes, that makes a change an emergency. */
+export const EMERGENCY_DEADLINE_MINUTES = 120
+
+/** "in 40 minutes", "within 2h", "under 90 min": a deadline and its unit. */
+const DEADLINE = /\b(?:in|within|under|next|by)\s+(\d{1,4})\s*-?\s*(minutes?|mins?|m|hours?|hrs?|h)\b/
+const URGENT = /\b(incident|sev-?[01]|p[01]|urgent|asap|emergency|hotfix)\b/
+const PLANNED = /\b(planned|scheduled|weekly|monthly|routine|maintenance window|next week|tomorrow)\b/
+
+/** Notes naming a fact the change's own words contradict; none when they agree. */
+export function rechecks(facts: Record<string, unknown>, change: string | undefined): string[] {
+  if (change === undefined) return []
+  const sent = `emergency=${facts.emergency ?? 'unanswered'}`
+  if (facts.emergency !== true) {
+    const deadline = DEADLINE.exec(change)
+    const minutes = deadline ? Number(deadline[1]) * (/^h/.test(deadline[2] ?? '') ? 60 : 1) : Infinity
+    const said = minutes <= EMERGENCY_DEADLINE_MINUTES ? deadline?.[0] : URGENT.exec(change)?.[0]
+    if (said)
+      return [
+        `re-check emergency: your change says "${said}" and ${sent} was sent; if it must land before a deadline or during an outage, ask again with emergency=true (then only what stops harm comes, and nothing waits)`,
+      ]
+  }
+  if (facts.emergency === true) {
+    const said = PLANNED.exec(change)?.[0]
+    if (said)
+      return [
+        `re-check emergency: your change says "${said}" and ${sent} was sent; a planned change has time for the checks an emergency skips: ask again with emergency=false`,
+      ]
+  }
+  return []
+}

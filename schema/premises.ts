@@ -1,0 +1,28 @@
+/**
+ * Premises: the circumstance an item is written for, which a change must say in its own words for
+ * the item to apply to it. A trap of moving a runtime to 3.12 does not meet a release that keeps its
+ * runtime; a leaked key's emergency steps do not meet a planned retirement; a webhook's lock-out
+ * check does not meet a DaemonSet rollout. With `change` sent, an item whose premise the change
+ * names with none of its words is not given in full (a trap becomes one line under "also
+ * consider"; a gate or rule is left out, said so); without `change` nothing is decided by it.
+ * Each premise's words are defined here once; content names a premise by its id, and
+ * gateway/datasets/change-match.ts reads them in a change.
+ */
+export const PREMISES = {
+  /** The change moves the technology itself to another version (its runtime, engine or image). */
+  'version-upgrade': 'upgrade migrate migration version major minor eol runtime image',
+  /** A credential or key is known or feared to be exposed. */
+  'exposed-credential': 'leak leaked exposed exposure compromised compromise breach stolen abuse',
+  /** The change adds or edits an admission webhook or the policy engine behind one. */
+  'admission-webhook': 'webhook admission gatekeeper kyverno validating mutating opa',
+  /** The change upgrades the cluster platform: its control plane, nodes' kubelet or network plugin. */
+  'platform-upgrade': 'cluster control plane k8s kubernetes kubelet cni calico cilium eks gke aks openshift',
+  /** The certificate is issued over ACME (Let's Encrypt and its rate limits), not bought or imported. */
+  'acme-issuance': 'acme letsencrypt encrypt certbot lego issuer clusterissuer',
+  /** The change alters what a cache or pool holds, how it keys it, or which responses it serves. */
+  'cache-behaviour':
+    'cache caching cached cdn edge vary header cookie key ttl rule pool pooling pooler tenant session',
+} as const satisfies Record<string, string>
+
+export type Premise = keyof typeof PREMISES
+export const PREMISE_IDS = Object.keys(PREMISES) as [Premise, ...Premise[]]

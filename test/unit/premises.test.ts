@@ -1,0 +1,112 @@
+/**
+ * Issue 43, items picked by vocabulary: an item written for one circumstance (its premise) is not
+ * given in full to a change that does not name it. A runtime's upgrade trap does not meet a release
+ * that keeps the runtime; a webhook's lock-out check does not meet a node agent's rollout; a cache
+ * isolation check does not meet an engine upgrade. Without `change`, nothing is decided by it.
+ */
+import { describe, expect, it } from 'vitest'
+import { changeNamesPremise } from '../../gateway/datasets/change-match.js'
+import { doNoHarm } from '../../gateway/datasets/do-no-harm.js'
+import { rank } from '../../gateway/datasets/ranking.js'
+import { selectTraps } from '../../gateway/datasets/trap-selection.js'
+import type { PublishedGate } from '../../schema/datasets.js'
+import { PREMISE_IDS, PREMISES, type Premise } from '../../schema/premises.js'
+import type { Trap, TrapsBundle } from '../../schema/traps.js'
+import { harmMap } from '../support/do-no-harm.js'
+
+const wordsOf = (p: Premise) => PREMISES[p].split(' ')
+
+const trap = (id: string, text: string, premise?: Premise): Trap => ({
+  id,
+  actions: ['dependency-upgrade'],
+  severity: 'outage',
+  ...(premise ? { premise } : {}),
+  trap: text,
+  probe: 'read it',
+  stop_if: 'it says so',
+  safe_path: 'the safe way',
+  source_url: 'https://example.org/doc',
+  quote: 'a quote',
+  read_on: '2026-11-27',
+})
+
+const runtime: TrapsBundle = {
+  technologies: [
+    {
+      technology: 'python',
+      name: 'Python',
+      kind: 'runtime',
+      aliases: [],
+      traps: [
+        trap(
+          'python-new-release-drops-module',
+          'Upgrading the runtime: a module is removed, so a release on the new version fails at import.',
+          'version-upgrade',
+        ),
+        trap(
+          'python-loose-pins-pull-breaking-release',
+          'A release rebuilt with loose pins pulls a breaking release.',
+        ),
+      ],
+    },
+  ],
+}
+const asked = [{ name: 'python', id: 'python' }]
+const inFull = (change?: string) => {
+  const s = selectTraps(runtime, asked, 'python', ['dependency-upgrade'], change)
+  return rank({ traps: s.traps, gates: [], rules: [], because: {} }, 7).ranked.map((i) => i.id)
+}
+
+describe('premises', () => {
+  it('behavior: every premise is met by each of its own words and by no change that names none of them', () => {
+    for (const p of PREMISE_IDS) {
+      for (const w of wordsOf(p)) expect(changeNamesPremise(p, `then ${w} it`), `${p}: ${w}`).toBe(true)
+      expect(changeNamesPremise(p, 'rename the billing dashboard'), p).toBe(false)
+      expect(changeNamesPremise(p, undefined), p).toBe(true)
+    }
+    expect(changeNamesPremise(undefined, 'rename the billing dashboard')).toBe(true)
+  })
+
+  it('behavior: a trap written for an upgrade is one line for a release that keeps the version, in full for the upgrade', () => {
+    const release = 'weekly release rebuilt'
+    expect(inFull(release)).toEqual(['python-loose-pins-pull-breaking-release'])
+    const s = selectTraps(runtime, asked, 'python', ['dependency-upgrade'], release)
+    expect(s.traps.map((t) => t.id)).toContain('python-new-release-drops-module')
+    const upgrade = `${wordsOf('version-upgrade')[0]} the runtime to the new release`
+    expect(inFull(upgrade)).toContain('python-new-release-drops-module')
+    // Without a change described, nothing is decided by the premise.
+    expect(inFull()).toContain('python-new-release-drops-module')
+  })
+
+  it('behavior: a gate or rule with a premise is left out, said so, when the change names none of its words', async () => {
+    const harm = await harmMap()
+    const withPremise = [
+      ...Object.entries(harm.gates).map(([id, e]) => ({ id, kind: 'gates' as const, premise: e.premise })),
+      ...Object.entries(harm.rules).map(([id, e]) => ({ id, kind: 'rules' as const, premise: e.premise })),
+    ].filter((x): x is { id: string; kind: 'gates' | 'rules'; premise: Premise } => x.premise !== undefined)
+    expect(withPremise.length).toBeGreaterThan(0)
+    for (const item of withPremise) {
+      const run = (change?: string) => {
+        const r = doNoHarm(
+          harm,
+          {},
+          undefined,
+          () => undefined,
+          {
+            gates: item.kind === 'gates' ? [{ id: item.id } as PublishedGate] : [],
+            rules: item.kind === 'rules' ? [{ id: item.id } as never] : [],
+            traps: [],
+            because: { [item.id]: { action: 'deploy', matched: {} } },
+          },
+          change,
+        )
+        return { held: r.gates.length + r.rules.length === 1, left_out: r.left_out.join(' ') }
+      }
+      const off = run('rename the billing dashboard')
+      expect(off.held, item.id).toBe(false)
+      expect(off.left_out, item.id).toContain(`written for a ${item.premise} change`)
+      expect(run(`change the ${wordsOf(item.premise)[0]} settings`).held, item.id).toBe(true)
+      expect(run().held, item.id).toBe(true)
+    }
+  })
+})

@@ -1,0 +1,36 @@
+/**
+ * Issue 43, a query that cannot be right: when the change's own words contradict the emergency fact
+ * sent (a deadline within the hour told as routine, a maintenance window told as an emergency), the
+ * answer says to re-check it and what answering it would change. Words that agree say nothing.
+ */
+import { describe, expect, it } from 'vitest'
+import { EMERGENCY_DEADLINE_MINUTES, rechecks } from '../../gateway/datasets/rechecks.js'
+
+describe('re-checking a fact the change contradicts', () => {
+  it('behavior: a deadline within the limit, told as routine or unanswered, asks to re-check emergency', () => {
+    for (const facts of [{ emergency: false }, {}]) {
+      const [note] = rechecks(
+        facts,
+        `swap the certificate, it expires in ${EMERGENCY_DEADLINE_MINUTES - 80} minutes`,
+      )
+      expect(note).toContain('re-check emergency')
+      expect(note).toContain(`in ${EMERGENCY_DEADLINE_MINUTES - 80} minutes`)
+      expect(note).toContain('emergency=true')
+    }
+    expect(rechecks({ emergency: false }, 'rotate the key, sev1 open')[0]).toContain('"sev1"')
+    expect(rechecks({ emergency: false }, `within ${EMERGENCY_DEADLINE_MINUTES / 60}h`)).toHaveLength(1)
+  })
+
+  it('behavior: a deadline past the limit, an emergency told as one, or no change says nothing', () => {
+    expect(rechecks({ emergency: false }, `within ${EMERGENCY_DEADLINE_MINUTES + 1} minutes`)).toEqual([])
+    expect(rechecks({ emergency: false }, 'renew the certificate in 3 months')).toEqual([])
+    expect(rechecks({ emergency: true }, 'swap the certificate, it expires in 40 minutes')).toEqual([])
+    expect(rechecks({ emergency: false }, undefined)).toEqual([])
+  })
+
+  it('behavior: a planned window told as an emergency asks to re-check it the other way', () => {
+    const [note] = rechecks({ emergency: true }, 'engine upgrade in the weekly maintenance window')
+    expect(note).toContain('re-check emergency')
+    expect(note).toContain('emergency=false')
+  })
+})
