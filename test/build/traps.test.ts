@@ -140,11 +140,17 @@ describe('trap files', () => {
       traps: [
         { ...trap, actions: ['deploy', 'teleport'], source_url: 'http://example.org/', quote: '' },
         { ...trap, id: 'gamma-db-second', versions: 'soon' },
-        { ...trap, id: 'gamma-db-third', trap: 'Upgrading gamma to 2 drops a setting.' },
       ],
     })
     const { probe: _, ...withoutProbe } = trap
     await write('delta-db', { ...validFile('delta-db'), traps: [withoutProbe] })
+    // Valid alone; the rules that span files find these.
+    const eta = validFile('eta-db')
+    await write('eta-db', {
+      ...eta,
+      manages: ['no-such-engine'],
+      traps: eta.traps.map((t) => ({ ...t, trap: 'Upgrading eta to 2 drops a setting.' })),
+    })
     await write('wrong-name', validFile('epsilon-db'))
     const report = await buildFailure(dir)
     for (const expected of [
@@ -156,9 +162,11 @@ describe('trap files', () => {
       'traps.0.actions.1',
       'traps.0.source_url',
       'traps.0.quote',
-      'traps.2.premise: its line opens "Upgrading…" but its premise is not version-upgrade',
+      'traps/eta-db.yaml',
+      'traps.0.premise: its line opens "Upgrading…" but its premise is not version-upgrade',
       'traps/delta-db.yaml',
       'traps.0.probe',
+      'manages.0: "no-such-engine" is not a technology id in traps/',
       'traps/wrong-name.yaml',
       'technology "epsilon-db" differs from the file name',
     ])

@@ -1,0 +1,80 @@
+/**
+ * Issue 43, items whose inputs cannot exist for the technology named: a trap that needs the server
+ * itself (a config file, a Sentinel, the provider's own upgrade) is one line, never in full, when
+ * the agent names a managed service that runs the engine for it, by name or in its change's words.
+ * Its other traps, and the engine asked alone, are untouched.
+ */
+import { describe, expect, it } from 'vitest'
+import { rank } from '../../gateway/datasets/ranking.js'
+import { selectTraps } from '../../gateway/datasets/trap-selection.js'
+import type { Trap, TrapsBundle } from '../../schema/traps.js'
+
+const trap = (id: string, text: string, needsServer = false): Trap => ({
+  id,
+  actions: ['dependency-upgrade'],
+  severity: 'outage',
+  ...(needsServer ? { needs_server: true as const } : {}),
+  trap: text,
+  probe: 'read it',
+  stop_if: 'it says so',
+  safe_path: 'the safe way',
+  source_url: 'https://example.org/doc',
+  quote: 'a quote',
+  read_on: '2026-11-27',
+})
+
+const bundle: TrapsBundle = {
+  technologies: [
+    {
+      technology: 'keystore',
+      name: 'Keystore',
+      kind: 'cache',
+      aliases: [],
+      traps: [
+        trap(
+          'keystore-watchers-need-three',
+          'Failover with two watcher processes never elects a primary.',
+          true,
+        ),
+        trap('keystore-scan-blocks', 'A full key scan during failover blocks every client.'),
+      ],
+    },
+    {
+      technology: 'cloud-keystore',
+      name: 'Cloud Keystore',
+      kind: 'cache',
+      aliases: ['hosted-keystore'],
+      manages: ['keystore'],
+      traps: [trap('cloud-keystore-endpoint-moves', 'After failover the node endpoint points at a replica.')],
+    },
+  ],
+}
+
+const inFull = (names: string[], change?: string) => {
+  const asked = names.map((n) => ({ name: n, id: n }))
+  const s = selectTraps(bundle, asked, names.join(','), ['dependency-upgrade'], change)
+  const r = rank({ traps: s.traps, gates: [], rules: [], because: {} }, 7)
+  return { full: r.ranked.map((i) => i.id), lines: r.also_consider }
+}
+
+describe('traps that need the server, beside a managed service', () => {
+  it('behavior: the engine asked alone keeps every trap in full', () => {
+    expect(inFull(['keystore']).full.sort()).toEqual(['keystore-scan-blocks', 'keystore-watchers-need-three'])
+  })
+
+  it('behavior: with the managed service named, a trap needing the server is one line saying why; the rest stay', () => {
+    for (const change of [undefined, 'failover during the engine upgrade']) {
+      const r = inFull(['keystore', 'cloud-keystore'], change)
+      expect(r.full, change).not.toContain('keystore-watchers-need-three')
+      expect(r.full, change).toContain('keystore-scan-blocks')
+      const line = r.lines.find((l) => l.id === 'keystore-watchers-need-three')
+      expect(line?.why, change).toContain('needs the server itself, which cloud-keystore runs for you')
+    }
+  })
+
+  it('behavior: a managed service said in the change, by an alias, counts as named', () => {
+    const r = inFull(['keystore'], 'hosted-keystore failover during the engine upgrade')
+    expect(r.full).not.toContain('keystore-watchers-need-three')
+    expect(r.full).toContain('keystore-scan-blocks')
+  })
+})
