@@ -50,10 +50,20 @@ interface Log {
   transactionHash?: unknown
 }
 
-/** The token's logs of one event for one authorization (payer, nonce), over the last day of blocks. */
-async function logsOf(c: EvmConfig, topic: string, from: string, nonce: string): Promise<Log[]> {
+/** The first block of the look-back window: a day before the latest. */
+async function lookbackStart(c: EvmConfig): Promise<bigint> {
   const latest = BigInt(String(await call(c, 'eth_blockNumber', [])))
-  const fromBlock = latest > LOG_LOOKBACK_BLOCKS ? latest - LOG_LOOKBACK_BLOCKS : 0n
+  return latest > LOG_LOOKBACK_BLOCKS ? latest - LOG_LOOKBACK_BLOCKS : 0n
+}
+
+/** The token's logs of one event for one authorization (payer, nonce), from `fromBlock` on. */
+async function logsOf(
+  c: EvmConfig,
+  fromBlock: bigint,
+  topic: string,
+  from: string,
+  nonce: string,
+): Promise<Log[]> {
   const logs = await call(c, 'eth_getLogs', [
     {
       address: c.token,
@@ -102,7 +112,9 @@ export async function paymentOnChain(
     if (typeof state !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(state))
       return { unknown: 'the chain answered authorizationState with something other than one word' }
     if (BigInt(state) === 0n) return { paid: false, spent: false }
-    const usedBy = (await logsOf(c, AUTHORIZATION_USED_TOPIC, expected.from, expected.nonce))[0]
+    // One window for both searches: the latest block is read once.
+    const fromBlock = await lookbackStart(c)
+    const usedBy = (await logsOf(c, fromBlock, AUTHORIZATION_USED_TOPIC, expected.from, expected.nonce))[0]
       ?.transactionHash
     if (typeof usedBy === 'string') {
       const moved = await transferIn(c, usedBy, expected)
@@ -115,7 +127,9 @@ export async function paymentOnChain(
         how: `its nonce was used by transaction ${usedBy}, which moved less than the price to the recipient`,
       }
     }
-    const canceled = (await logsOf(c, AUTHORIZATION_CANCELED_TOPIC, expected.from, expected.nonce))[0]
+    const canceled = (
+      await logsOf(c, fromBlock, AUTHORIZATION_CANCELED_TOPIC, expected.from, expected.nonce)
+    )[0]
     if (canceled)
       return {
         paid: false,
