@@ -19,6 +19,15 @@ export const PREMISES = {
   'platform-upgrade': 'cluster control plane k8s kubernetes kubelet cni calico cilium eks gke aks openshift',
   /** The certificate is issued over ACME (Let's Encrypt and its rate limits), not bought or imported. */
   'acme-issuance': 'acme letsencrypt encrypt certbot lego issuer clusterissuer',
+  /** Something the change starts or scales can spend money or draw on a provider's quotas. */
+  spend:
+    'spend cost budget bill billing quota quotas autoscale autoscaler autoscaling scale scaling serverless concurrency vcpu gpu tokens llm invocations',
+  /** The change acts, or makes automation act, on a measured signal (a metric, an alert, a reading). */
+  'measured-signal':
+    'signal metric metrics measurement threshold alert alerts autoscale autoscaler autoscaling scale scaling lag health telemetry reading readings utilization latency',
+  /** The change grants or takes away access for people, a group or a role. */
+  'principal-grant':
+    'grant grants access role roles permission permissions user users admin principal iam privilege sudo team member members rbac readonly',
   /** The change alters what a cache or pool holds, how it keys it, or which responses it serves. */
   'cache-behaviour':
     'cache caching cached cdn edge vary header cookie key ttl rule pool pooling pooler tenant session',

@@ -61,10 +61,10 @@ describe('premises', () => {
   it('behavior: every premise is met by each of its own words and by no change that names none of them', () => {
     for (const p of PREMISE_IDS) {
       for (const w of wordsOf(p)) expect(changeNamesPremise(p, `then ${w} it`), `${p}: ${w}`).toBe(true)
-      expect(changeNamesPremise(p, 'rename the billing dashboard'), p).toBe(false)
+      expect(changeNamesPremise(p, 'rename the weekly dashboard'), p).toBe(false)
       expect(changeNamesPremise(p, undefined), p).toBe(true)
     }
-    expect(changeNamesPremise(undefined, 'rename the billing dashboard')).toBe(true)
+    expect(changeNamesPremise(undefined, 'rename the weekly dashboard')).toBe(true)
   })
 
   it('behavior: a trap written for an upgrade is one line for a release that keeps the version, in full for the upgrade', () => {
@@ -102,7 +102,7 @@ describe('premises', () => {
         )
         return { held: r.gates.length + r.rules.length === 1, left_out: r.left_out.join(' ') }
       }
-      const off = run('rename the billing dashboard')
+      const off = run('rename the weekly dashboard')
       expect(off.held, item.id).toBe(false)
       expect(off.left_out, item.id).toContain(`written for a ${item.premise} change`)
       expect(run(`change the ${wordsOf(item.premise)[0]} settings`).held, item.id).toBe(true)
