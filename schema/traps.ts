@@ -50,6 +50,11 @@ export const Trap = z.strictObject({
   /** The circumstance it is written for, which a change must name to get it in full (premises.ts). */
   premise: z.enum(PREMISE_IDS).optional(),
   /**
+   * With premise version-upgrade: the technologies whose upgrade it is written for, when not its
+   * own (a Helm release broken by upgrading Kubernetes or EKS); absent, its own.
+   */
+  upgrade_of: z.array(TechnologyName).min(1).optional(),
+  /**
    * Its probe or safe path needs the server itself (a file, a process, a command on the host, or an
    * operation a managed service runs for you): one line when a service that `manages` the engine is named.
    */

@@ -30,12 +30,35 @@ const CHANGE_VERBS =
 /** Plurals that no suffix rule meets. */
 const IRREGULAR: Record<string, string> = { indices: 'index', indexes: 'index' }
 
-/** A word's stem: enough to meet "adding"/"add", "partitions"/"partition", "raise"/"raising". */
-export function stem(word: string): string {
+/** The suffix-stripped form of a word, before words of one meaning are joined. */
+function suffixStem(word: string): string {
   const irregular = IRREGULAR[word]
   if (irregular) return irregular
   const s = word.replace(/(ing|ed|es|s|e)$/, '')
   return s.length >= 3 ? s : word
+}
+
+/**
+ * Words an engineer uses for one thing, read as one: "grow the pool to eight nodes" is "adding a
+ * server" in a trap's line. Only words whose meaning does not change with the technology.
+ */
+const SAME_AS: Record<string, string> = {
+  grow: 'add',
+  expand: 'add',
+  enlarge: 'add',
+  shrink: 'remove',
+  decommission: 'remove',
+  server: 'node',
+  host: 'node',
+  instance: 'node',
+  machine: 'node',
+}
+const SAME_STEM = new Map(Object.entries(SAME_AS).map(([w, same]) => [suffixStem(w), suffixStem(same)]))
+
+/** A word's stem: enough to meet "adding"/"add", "partitions"/"partition", "grow"/"add", "hosts"/"nodes". */
+export function stem(word: string): string {
+  const s = suffixStem(word)
+  return SAME_STEM.get(s) ?? s
 }
 
 /** The stems of CHANGE_VERBS, built once. */

@@ -18,6 +18,7 @@ import {
 import type { Trap, TrapsBundle } from '../../schema/traps.js'
 import { rangeAdmits } from '../../schema/version-range.js'
 import { type ChangeMatch, changeNamesPremise, matchChange } from './change-match.js'
+import { upgradedTechnologies } from './upgraded.js'
 
 /** The words a trap must share with `change` to come although its actions differ from those asked. */
 export const CHANGE_WORDS_TO_BRING = 2
@@ -80,7 +81,9 @@ export function selectTraps(
   const admitted = (id: string, t: Trap) =>
     resolved.some((r) => r.id === id && rangeAdmits(t.versions, r.version))
   // Weighed among every trap of the names asked (at their versions), not only those for the action.
-  const names = files.flatMap((f) => [f.technology, f.name, ...f.aliases])
+  // A technology's name is its id, its display name and its one-word aliases; an alias of several
+  // words names a part of it ("security group", "network acl"), and those words tell the mechanism.
+  const names = files.flatMap((f) => [f.technology, f.name, ...f.aliases.filter((a) => !a.includes('-'))])
   const matches = change
     ? matchChange(
         change,
@@ -92,12 +95,17 @@ export function selectTraps(
   // (moving the runtime to 3.12, for a release that keeps it), or needing the server itself when a
   // managed service named runs that server for you (Sentinel's probes on ElastiCache).
   const managedBy = managers(bundle, covered, change)
+  const upgraded = upgradedTechnologies(change, files)
   const oneLineBecause = (id: string, t: Trap) =>
     !changeNamesPremise(t.premise, change)
       ? `written for a ${t.premise} change, which yours does not name`
-      : t.needs_server && managedBy.has(id)
-        ? `it needs the server itself, which ${managedBy.get(id)} runs for you`
-        : undefined
+      : t.premise === 'version-upgrade' &&
+          upgraded.size &&
+          !(t.upgrade_of ?? [id]).some((u) => upgraded.has(u))
+        ? `written for upgrading ${(t.upgrade_of ?? [id]).join(' or ')}, which your change does not upgrade`
+        : t.needs_server && managedBy.has(id)
+          ? `it needs the server itself, which ${managedBy.get(id)} runs for you`
+          : undefined
   for (const f of files)
     for (const t of f.traps)
       if (matches?.has(t.id) && oneLineBecause(f.technology, t))
