@@ -84,17 +84,26 @@ export function trapFileBreaks(
       }
     })
   }
-  // A managed service names the engines it runs by their ids, so their traps can be found.
+  // A managed service names the engines it runs, and a trap the technology whose upgrade it is
+  // written for, by their ids, so the answer can find them.
   const ids = new Set(files.map((f) => f.value.technology))
-  for (const { file, value } of files)
-    value.manages?.forEach((engine, i) => {
-      if (!ids.has(engine))
-        issues.push({
-          file,
-          field: `manages.${i}`,
-          problem: `"${engine}" is not a technology id in traps/`,
-          allowed: 'the id of a technology on file (not an alias)',
-        })
-    })
+  const unknownId = (file: string, field: string, id: string) =>
+    ids.has(id)
+      ? []
+      : [
+          {
+            file,
+            field,
+            problem: `"${id}" is not a technology id in traps/`,
+            allowed: 'the id of a technology on file (not an alias)',
+          },
+        ]
+  for (const { file, value } of files) {
+    for (const [i, engine] of (value.manages ?? []).entries())
+      issues.push(...unknownId(file, `manages.${i}`, engine))
+    for (const [i, trap] of value.traps.entries())
+      for (const [j, id] of (trap.upgrade_of ?? []).entries())
+        issues.push(...unknownId(file, `traps.${i}.upgrade_of.${j}`, id))
+  }
   return issues
 }

@@ -149,7 +149,16 @@ describe('trap files', () => {
     await write('eta-db', {
       ...eta,
       manages: ['no-such-engine'],
-      traps: eta.traps.map((t) => ({ ...t, trap: 'Upgrading eta to 2 drops a setting.' })),
+      traps: eta.traps.flatMap((t) => [
+        { ...t, trap: 'Upgrading eta to 2 drops a setting.' },
+        {
+          ...t,
+          id: 'eta-db-second',
+          trap: 'Upgrading the platform under eta drops a setting.',
+          premise: 'version-upgrade',
+          upgrade_of: ['no-such-platform'],
+        },
+      ]),
     })
     await write('wrong-name', validFile('epsilon-db'))
     const report = await buildFailure(dir)
@@ -167,6 +176,7 @@ describe('trap files', () => {
       'traps/delta-db.yaml',
       'traps.0.probe',
       'manages.0: "no-such-engine" is not a technology id in traps/',
+      'traps.1.upgrade_of.0: "no-such-platform" is not a technology id in traps/',
       'traps/wrong-name.yaml',
       'technology "epsilon-db" differs from the file name',
     ])

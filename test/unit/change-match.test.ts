@@ -221,6 +221,55 @@ describe('change in selection and ranking', () => {
     expect(r.also_consider.map((i) => i.id)).toContain('kafka-acl-default')
   })
 
+  it('behavior: words of one meaning meet (grow/add, nodes/servers/hosts); unrelated words do not', () => {
+    expect(stem('grow')).toBe(stem('adding'))
+    expect(stem('nodes')).toBe(stem('servers'))
+    expect(stem('hosts')).toBe(stem('instances'))
+    expect(stem('grow')).not.toBe(stem('nodes'))
+    const m = matchChange('grow the pool from six to eight nodes', [
+      {
+        id: 'cache-add-server-remaps',
+        trap: 'Adding a server remaps most keys.',
+        probe: 'p',
+        stop_if: 's',
+        safe_path: 'x',
+      },
+    ])
+    expect(m.get('cache-add-server-remaps')?.words).toEqual(['grow', 'nodes'])
+  })
+
+  it("behavior: an alias of several words names a part of the technology, and its words are the change's own", () => {
+    const vpc: TrapsBundle = {
+      technologies: [
+        {
+          technology: 'netcloud',
+          name: 'NetCloud',
+          kind: 'cloud-network',
+          aliases: ['nc', 'security-group'],
+          traps: [
+            trap(
+              'netcloud-inline-rules-fight',
+              'Inline rules in a security group fight separate rule resources.',
+              ['network-change'],
+            ),
+            trap('netcloud-peering-routes', 'Peering adds no routes by itself.', ['network-change']),
+          ],
+        },
+      ],
+    }
+    const s = selectTraps(
+      vpc,
+      [{ name: 'netcloud', id: 'netcloud' }],
+      'netcloud',
+      ['network-change'],
+      'open the nc security group to a subnet',
+    )
+    expect(s.traps.find((t) => t.id === 'netcloud-inline-rules-fight')?.matched?.words).toEqual([
+      'security',
+      'group',
+    ])
+  })
+
   it('behavior: the names of the technologies asked are not counted: they tell which technology, not which trap', () => {
     const traps = kafka.technologies[0]?.traps ?? []
     const m = matchChange('kafka topic partitions', traps, ['kafka', 'Apache Kafka'])

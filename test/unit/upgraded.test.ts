@@ -1,0 +1,90 @@
+/**
+ * Issue 43, items for an operation the change does not do: a change names several technologies,
+ * most as where it happens. A trap written for upgrading one of them (premise version-upgrade) is
+ * in full only when the change upgrades that one (or the one the trap's upgrade_of names); when the
+ * change says of none which it upgrades, nothing is decided by it.
+ */
+import { describe, expect, it } from 'vitest'
+import { rank } from '../../gateway/datasets/ranking.js'
+import { selectTraps } from '../../gateway/datasets/trap-selection.js'
+import { upgradedTechnologies } from '../../gateway/datasets/upgraded.js'
+import type { Trap, TrapFile, TrapsBundle } from '../../schema/traps.js'
+
+const trap = (id: string, text: string, extra: Partial<Trap> = {}): Trap => ({
+  id,
+  actions: ['dependency-upgrade'],
+  severity: 'outage',
+  premise: 'version-upgrade',
+  trap: text,
+  probe: 'read it',
+  stop_if: 'it says so',
+  safe_path: 'the safe way',
+  source_url: 'https://example.org/doc',
+  quote: 'a quote',
+  read_on: '2026-11-27',
+  ...extra,
+})
+const file = (technology: string, name: string, traps: Trap[], aliases: string[] = []): TrapFile => ({
+  technology,
+  name,
+  kind: 'observability',
+  aliases,
+  traps,
+})
+
+const bundle: TrapsBundle = {
+  technologies: [
+    file('metricstore', 'MetricStore', [
+      trap('metricstore-v3-drops-old-blocks', 'Upgrading to v3 drops old blocks.'),
+    ]),
+    file('dashboards', 'Dashboards', [
+      trap('dashboards-upgrade-migrates-database', 'Upgrading dashboards migrates its database one way.'),
+    ]),
+    file('charts', 'Charts', [
+      trap('charts-release-stuck-after-platform-upgrade', 'Upgrading the platform leaves releases stuck.', {
+        upgrade_of: ['metricstore'],
+      }),
+    ]),
+  ],
+}
+const asked = bundle.technologies.map((t) => ({ name: t.technology, id: t.technology }))
+const inFull = (change: string) => {
+  const s = selectTraps(bundle, asked, 'all', ['dependency-upgrade'], change)
+  const r = rank({ traps: s.traps, gates: [], rules: [], because: {} }, 7)
+  return { full: r.ranked.map((i) => i.id), lines: r.also_consider }
+}
+
+describe('which technology a change upgrades', () => {
+  it('behavior: named right after a word of upgrading, or right before a version; a place named is not upgraded', () => {
+    const files = bundle.technologies
+    expect([...upgradedTechnologies('upgrade metricstore to v3', files)]).toEqual(['metricstore'])
+    expect([...upgradedTechnologies('roll the agent 1.2 to 1.4 on every metricstore node', files)]).toEqual(
+      [],
+    )
+    expect([...upgradedTechnologies('move the orders metricstore cluster to 3.1 lts', files)]).toEqual([
+      'metricstore',
+    ])
+    expect([...upgradedTechnologies('weekly release', files)]).toEqual([])
+  })
+
+  it("behavior: another named technology's upgrade trap is one line saying why; the one upgraded stays in full", () => {
+    const r = inFull('upgrade metricstore to v3')
+    expect(r.full).toContain('metricstore-v3-drops-old-blocks')
+    expect(r.full).not.toContain('dashboards-upgrade-migrates-database')
+    expect(r.lines.find((l) => l.id === 'dashboards-upgrade-migrates-database')?.why).toContain(
+      'written for upgrading dashboards, which your change does not upgrade',
+    )
+  })
+
+  it('behavior: a trap written for upgrading another technology (upgrade_of) follows that one', () => {
+    expect(inFull('upgrade metricstore to v3').full).toContain('charts-release-stuck-after-platform-upgrade')
+    expect(inFull('upgrade dashboards to 11').full).not.toContain(
+      'charts-release-stuck-after-platform-upgrade',
+    )
+  })
+
+  it('behavior: a change that says of none which it upgrades keeps every upgrade trap', () => {
+    const r = inFull('upgrade everything this weekend')
+    expect(r.full.sort()).toEqual(bundle.technologies.flatMap((t) => t.traps.map((x) => x.id)).sort())
+  })
+})
