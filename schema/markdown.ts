@@ -450,12 +450,25 @@ function inRankOrder(rules: readonly PublishedRule[], ranked: readonly RankedLin
 }
 
 /** Everything else that applies, one line each: not dropped, only ranked below the limit. */
+/**
+ * The also-consider lines an answer prints with their title and why; the rest are named by id on
+ * one line, in the same order, so a long list never buries the few that come first.
+ */
+export const ALSO_CONSIDER_LINES = 10
+
 function alsoConsider(items: readonly RankedLine[] | undefined): string[] {
   if (!items?.length) return []
+  const shown = items.slice(0, ALSO_CONSIDER_LINES)
+  const rest = items.slice(ALSO_CONSIDER_LINES)
   return [
     `## Also consider (${items.length})`,
     '',
-    ...items.map((r) => `- \`${r.id}\` (${r.kind}, ${r.level}): ${line(r.title)}. ${line(r.why)}.`),
+    ...shown.map((r) => `- \`${r.id}\` (${r.kind}, ${r.level}): ${line(r.title)}. ${line(r.why)}.`),
+    ...(rest.length
+      ? [
+          `- ${rest.length} more, each less likely to fit this change (ask with limit= to have any in full): ${rest.map((r) => `\`${r.id}\``).join(', ')}.`,
+        ]
+      : []),
     '',
   ]
 }
