@@ -19,6 +19,9 @@ export const PREMISES = {
   'platform-upgrade': 'cluster control plane k8s kubernetes kubelet cni calico cilium eks gke aks openshift',
   /** The certificate is issued over ACME (Let's Encrypt and its rate limits), not bought or imported. */
   'acme-issuance': 'acme letsencrypt encrypt certbot lego issuer clusterissuer',
+  /** The change deletes data or resources (not only moves, compacts or tiers them). */
+  deletion:
+    'delete deleting deletion drop purge truncate remove removal wipe destroy cleanup clean prune retire decommission',
   /** Something the change starts or scales can spend money or draw on a provider's quotas. */
   spend:
     'spend cost budget bill billing quota quotas autoscale autoscaler autoscaling scale scaling serverless concurrency vcpu gpu tokens llm invocations',
