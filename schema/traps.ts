@@ -85,6 +85,11 @@ export const TrapFile = z.strictObject({
       .transform((a) => a.trim().toLowerCase().replace(/\s+/g, '-'))
       .pipe(TechnologyName),
   ),
+  /**
+   * The technologies whose traps also meet a change to this one (a DNS provider: dns; a certificate
+   * controller: tls), by id: naming it brings theirs, as the protocol's traps are filed once.
+   */
+  includes: z.array(TechnologyName).optional(),
   /** A managed service: the engines it runs for you (aws-rds: postgresql, mysql), by technology id. */
   manages: z.array(TechnologyName).optional(),
   traps: z.array(Trap).min(1, 'at least one trap'),

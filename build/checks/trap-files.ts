@@ -101,6 +101,8 @@ export function trapFileBreaks(
   for (const { file, value } of files) {
     for (const [i, engine] of (value.manages ?? []).entries())
       issues.push(...unknownId(file, `manages.${i}`, engine))
+    for (const [i, other] of (value.includes ?? []).entries())
+      issues.push(...unknownId(file, `includes.${i}`, other))
     for (const [i, trap] of value.traps.entries())
       for (const [j, id] of (trap.upgrade_of ?? []).entries())
         issues.push(...unknownId(file, `traps.${i}.upgrade_of.${j}`, id))

@@ -18,7 +18,7 @@ import {
 import type { Trap, TrapsBundle } from '../../schema/traps.js'
 import { rangeAdmits } from '../../schema/version-range.js'
 import { type ChangeMatch, changeNamesPremise, matchChange } from './change-match.js'
-import { upgradedTechnologies } from './upgraded.js'
+import { changeVersions } from './upgraded.js'
 
 /** The words a trap must share with `change` to come although its actions differ from those asked. */
 export const CHANGE_WORDS_TO_BRING = 2
@@ -74,12 +74,29 @@ export function selectTraps(
 ): TrapSelection {
   const traps: SelectedTrap[] = []
   const notes: string[] = []
-  const covered = [...new Set(resolved.flatMap((r) => (r.id ? [r.id] : [])))].sort()
+  const named = resolved.flatMap((r) => (r.id ? [r.id] : []))
+  // A name brings the technologies it includes (a DNS provider, dns), answered as if asked with it.
+  const included = bundle.technologies
+    .filter((t) => named.includes(t.technology))
+    .flatMap((t) => (t.includes ?? []).map((id) => ({ name: `${id} via ${t.technology}`, id })))
+  const covered = [...new Set([...named, ...included.map((i) => i.id)])].sort()
   const uncovered = [...new Set(resolved.filter((r) => !r.id).map((r) => r.name))].sort()
   for (const name of uncovered) notes.push(`no traps on file for ${name}`)
   const files = covered.flatMap((id) => bundle.technologies.find((t) => t.technology === id) ?? [])
+  // The versions the change moves a technology to are asked too: a trap of 3.x holds for a move
+  // to 3.1 although the agent named the 2.53 it runs.
+  const files0 = covered.flatMap((id) => bundle.technologies.find((t) => t.technology === id) ?? [])
+  const moves = changeVersions(change, files0)
+  const movedTo: ResolvedTechnology[] = [...moves].flatMap(([id, versions]) =>
+    versions.map((version) => ({ name: `${id}@${version} in your change`, id, version })),
+  )
+  const asking: ResolvedTechnology[] = [
+    ...resolved,
+    ...included.filter((i) => !named.includes(i.id)),
+    ...movedTo,
+  ]
   const admitted = (id: string, t: Trap) =>
-    resolved.some((r) => r.id === id && rangeAdmits(t.versions, r.version))
+    asking.some((r) => r.id === id && rangeAdmits(t.versions, r.version))
   // Weighed among every trap of the names asked (at their versions), not only those for the action.
   // A technology's name is its id, its display name and its one-word aliases; an alias of several
   // words names a part of it ("security group", "network acl"), and those words tell the mechanism.
@@ -95,7 +112,7 @@ export function selectTraps(
   // (moving the runtime to 3.12, for a release that keeps it), or needing the server itself when a
   // managed service named runs that server for you (Sentinel's probes on ElastiCache).
   const managedBy = managers(bundle, covered, change)
-  const upgraded = upgradedTechnologies(change, files)
+  const upgraded = new Set(moves.keys())
   const oneLineBecause = (id: string, t: Trap) =>
     !changeNamesPremise(t.premise, change)
       ? `written for a ${t.premise} change, which yours does not name`
@@ -110,11 +127,28 @@ export function selectTraps(
     for (const t of f.traps)
       if (matches?.has(t.id) && oneLineBecause(f.technology, t))
         matches.set(t.id, { score: 0, words: [], elsewhere: [] })
+  // A trap that holds only for the version the change moves to is what that move walks into: it
+  // scores as the best told in the change's words.
+  const best = Math.max(0, ...[...(matches?.values() ?? [])].map((m) => m.score))
+  for (const f of files)
+    for (const t of f.traps) {
+      const m = matches?.get(t.id)
+      const target = movedTo.some((r) => r.id === f.technology && rangeAdmits(t.versions, r.version))
+      const running = resolved.some(
+        (r) => r.id === f.technology && r.version && rangeAdmits(t.versions, r.version),
+      )
+      if (m && t.versions && target && !running && !oneLineBecause(f.technology, t))
+        matches?.set(t.id, {
+          ...m,
+          score: Math.max(m.score, best),
+          words: [...m.words, 'the version it moves to'],
+        })
+    }
   const forAction = (t: Trap) => !actions.length || t.actions.some((a) => actions.includes(a))
   const byWords = (t: Trap) => (matches?.get(t.id)?.words.length ?? 0) >= CHANGE_WORDS_TO_BRING
   for (const file of files) {
     const id = file.technology
-    const asked = resolved.filter((r) => r.id === id)
+    const asked = asking.filter((r) => r.id === id)
     const versions = asked.map((a) => a.version)
     const kept = file.traps.filter((t) => admitted(id, t) && (forAction(t) || byWords(t)))
     for (const t of kept) {

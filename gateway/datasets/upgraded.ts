@@ -11,9 +11,9 @@ import { stem } from './change-match.js'
 
 /** Words that, a few words before a technology's name, say it is the one upgraded. */
 const UPGRADE_WORDS = new Set(['upgrade', 'migrate', 'bump', 'update', 'move'].map(stem))
-/** How far before the name an upgrade word, and after it a version, may stand. */
+/** How far before the name an upgrade word, and after it a version ("from 2.53 to 3.1"), may stand. */
 const BEFORE = 4
-const AFTER = 3
+const AFTER = 4
 const VERSION = /^v?\d+(\.[\dx]+)*$/
 
 /** The change's words, versions kept whole ("8.4", "v3"). */
@@ -25,7 +25,22 @@ const tokensOf = (change: string) =>
 
 /** The ids of the technologies the change upgrades; empty when it names none that way. */
 export function upgradedTechnologies(change: string | undefined, files: readonly TrapFile[]): Set<string> {
-  const upgraded = new Set<string>()
+  return new Set(upgradesIn(change, files).keys())
+}
+
+/**
+ * The versions the change gives each technology it upgrades ("prometheus from 2.53 to 3.1": 2.53
+ * and 3.1): a trap of the version it moves to holds although the agent named the one it runs.
+ */
+export function changeVersions(
+  change: string | undefined,
+  files: readonly TrapFile[],
+): Map<string, string[]> {
+  return upgradesIn(change, files)
+}
+
+function upgradesIn(change: string | undefined, files: readonly TrapFile[]): Map<string, string[]> {
+  const upgraded = new Map<string, string[]>()
   if (change === undefined) return upgraded
   const tokens = tokensOf(change)
   for (const f of files) {
@@ -37,8 +52,9 @@ export function upgradedTechnologies(change: string | undefined, files: readonly
         if (!phrase.every((w, k) => tokens[i + k] === w)) continue
         const before = tokens.slice(Math.max(0, i - BEFORE), i)
         const after = tokens.slice(i + phrase.length, i + phrase.length + AFTER)
-        if (before.some((t) => UPGRADE_WORDS.has(stem(t))) || after.some((t) => VERSION.test(t)))
-          upgraded.add(f.technology)
+        const versions = after.filter((t) => VERSION.test(t)).map((t) => t.replace(/^v/, ''))
+        if (before.some((t) => UPGRADE_WORDS.has(stem(t))) || versions.length)
+          upgraded.set(f.technology, [...new Set([...(upgraded.get(f.technology) ?? []), ...versions])])
       }
   }
   return upgraded

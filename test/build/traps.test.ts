@@ -149,6 +149,7 @@ describe('trap files', () => {
     await write('eta-db', {
       ...eta,
       manages: ['no-such-engine'],
+      includes: ['no-such-protocol'],
       traps: eta.traps.flatMap((t) => [
         { ...t, trap: 'Upgrading eta to 2 drops a setting.' },
         {
@@ -176,6 +177,7 @@ describe('trap files', () => {
       'traps/delta-db.yaml',
       'traps.0.probe',
       'manages.0: "no-such-engine" is not a technology id in traps/',
+      'includes.0: "no-such-protocol" is not a technology id in traps/',
       'traps.1.upgrade_of.0: "no-such-platform" is not a technology id in traps/',
       'traps/wrong-name.yaml',
       'technology "epsilon-db" differs from the file name',

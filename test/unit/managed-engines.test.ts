@@ -77,4 +77,26 @@ describe('traps that need the server, beside a managed service', () => {
     expect(r.full).not.toContain('keystore-watchers-need-three')
     expect(r.full).toContain('keystore-scan-blocks')
   })
+
+  it('behavior: a technology that includes another (a DNS provider, dns) brings its traps, saying through which name', () => {
+    const withProtocol: TrapsBundle = {
+      technologies: [
+        {
+          ...bundle.technologies[1],
+          includes: ['keystore'],
+          manages: [],
+        } as TrapsBundle['technologies'][number],
+        bundle.technologies[0] as TrapsBundle['technologies'][number],
+      ],
+    }
+    const s = selectTraps(
+      withProtocol,
+      [{ name: 'cloud-keystore', id: 'cloud-keystore' }],
+      'cloud-keystore',
+      [],
+    )
+    const scan = s.traps.find((t) => t.id === 'keystore-scan-blocks')
+    expect(scan?.asked_as).toEqual(['keystore via cloud-keystore'])
+    expect(s.echo.covered).toEqual(['cloud-keystore', 'keystore'])
+  })
 })

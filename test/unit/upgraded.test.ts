@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import { rank } from '../../gateway/datasets/ranking.js'
 import { selectTraps } from '../../gateway/datasets/trap-selection.js'
-import { upgradedTechnologies } from '../../gateway/datasets/upgraded.js'
+import { changeVersions, upgradedTechnologies } from '../../gateway/datasets/upgraded.js'
 import type { Trap, TrapFile, TrapsBundle } from '../../schema/traps.js'
 
 const trap = (id: string, text: string, extra: Partial<Trap> = {}): Trap => ({
@@ -86,5 +86,40 @@ describe('which technology a change upgrades', () => {
   it('behavior: a change that says of none which it upgrades keeps every upgrade trap', () => {
     const r = inFull('upgrade everything this weekend')
     expect(r.full.sort()).toEqual(bundle.technologies.flatMap((t) => t.traps.map((x) => x.id)).sort())
+  })
+
+  it('behavior: a trap of the version the change moves to holds and leads although the agent named the version it runs', () => {
+    const versioned: TrapsBundle = {
+      technologies: [
+        file('metricstore', 'MetricStore', [
+          trap('metricstore-3-renames-labels', 'Label values are written differently.', {
+            premise: undefined,
+            versions: '>= 3',
+          }),
+          trap('metricstore-upgrade-needs-disk', 'Upgrading needs free disk for the upgrade.', {
+            premise: undefined,
+          }),
+        ]),
+      ],
+    }
+    const change = 'upgrade metricstore from 2.53 to 3.1'
+    expect(changeVersions(change, versioned.technologies).get('metricstore')).toEqual(['2.53', '3.1'])
+    const ask = (c?: string) => {
+      const s = selectTraps(
+        versioned,
+        [{ name: 'metricstore', id: 'metricstore', version: '2.53' }],
+        'm',
+        ['dependency-upgrade'],
+        c,
+      )
+      return {
+        ids: s.traps.map((t) => t.id),
+        ranked: rank({ traps: s.traps, gates: [], rules: [], because: {} }, 7).ranked,
+      }
+    }
+    expect(ask().ids).not.toContain('metricstore-3-renames-labels')
+    const r = ask(change)
+    expect(r.ranked[0]?.id).toBe('metricstore-3-renames-labels')
+    expect(r.ranked[0]?.why).toContain('the version it moves to')
   })
 })
