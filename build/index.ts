@@ -30,6 +30,7 @@ import {
   mcpServerCard,
   registryListing,
 } from './stages/discovery.js'
+import { evaluationLine, lastEvaluation } from './stages/evaluation.js'
 import { BuildFailed, type BuildIssue } from './stages/issues.js'
 import { openapi } from './stages/openapi.js'
 import {
@@ -104,6 +105,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       problem,
       allowed: 'what the official MCP Registry accepts (schema/vendor/README.md)',
     })
+  const figures = await lastEvaluation(options.contentDir)
+  const evaluation = figures ? evaluationLine(figures) : undefined
   const raw = await collect(options.contentDir, issues)
   const content = validate(raw, options.expected, issues)
   if (issues.length) throw new BuildFailed(issues)
@@ -154,7 +157,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     ...(registryKey?.record ? [[`public${REGISTRY_AUTH_PATH}`, registryKey.record] as const] : []),
     ...MCP_CATALOG_PATHS.map((path) => [`public${path}`, pretty(mcpCatalog(options.urls))] as const),
     ['public/openapi.json', apiText],
-    ['public/llms.txt', llmsTxt(data.catalogue, options.urls, resources, registry)],
+    ['public/llms.txt', llmsTxt(data.catalogue, options.urls, resources, registry, evaluation)],
     ['public/pricing/index.html', pricingPage(data.pricing, data.changes, options.urls)],
     ['public/_headers', HEADERS],
     ['public/index.html', landingPage(DESCRIPTION, options.urls)],

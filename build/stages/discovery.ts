@@ -237,6 +237,8 @@ export function llmsTxt(
   urls: ServiceUrls,
   resources: readonly ListedResource[],
   registry?: RegistryListing,
+  /** The last fresh A/B set's figures in one line (build/stages/evaluation.ts), when there is one. */
+  evaluation?: string,
 ): string {
   const { inventory } = catalogue
   const link = (path: string, name: string, note: string) => `- [${name}](${urls.base_url}${path}): ${note}`
@@ -289,7 +291,7 @@ export function llmsTxt(
     `${VERSION_POLICY_TITLE}: ${versionPolicyText()}`,
     '',
     '## Evaluation',
-    `Evaluation: ${EVALUATION_NOTE}`,
+    `Evaluation: ${EVALUATION_NOTE}${evaluation ? ` Figures of the ${evaluation}` : ''}`,
     '',
     '## Optional',
     link('/pricing/', 'Pricing index page', 'human-readable pricing index with charts'),

@@ -128,7 +128,7 @@ export function selectTraps(
       if (matches?.has(t.id) && oneLineBecause(f.technology, t))
         matches.set(t.id, { score: 0, words: [], elsewhere: [] })
   // A trap that holds only for the version the change moves to is what that move walks into: it
-  // scores as the best told in the change's words.
+  // scores at least half the best told in the change's words, so it leads after the best.
   const best = Math.max(0, ...[...(matches?.values() ?? [])].map((m) => m.score))
   for (const f of files)
     for (const t of f.traps) {
@@ -140,7 +140,7 @@ export function selectTraps(
       if (m && t.versions && target && !running && !oneLineBecause(f.technology, t))
         matches?.set(t.id, {
           ...m,
-          score: Math.max(m.score, best),
+          score: Math.max(m.score, best / 2),
           words: [...m.words, 'the version it moves to'],
         })
     }
