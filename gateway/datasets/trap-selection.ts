@@ -16,7 +16,7 @@ import {
   type TechnologiesError,
 } from '../../schema/technologies.js'
 import type { Trap, TrapsBundle } from '../../schema/traps.js'
-import { rangeAdmits } from '../../schema/version-range.js'
+import { rangeAdmits, versionParts } from '../../schema/version-range.js'
 import { type ChangeMatch, changeNamesPremise, matchChange } from './change-match.js'
 import { changeVersions } from './upgraded.js'
 
@@ -127,23 +127,25 @@ export function selectTraps(
     for (const t of f.traps)
       if (matches?.has(t.id) && oneLineBecause(f.technology, t))
         matches.set(t.id, { score: 0, words: [], elsewhere: [] })
-  // A trap that holds only for the version the change moves to is what that move walks into: it
-  // scores at least half the best told in the change's words, so it leads after the best.
+  // When a technology is named at two versions (asked, or in the change: "from 2.53 to 3.1"), a
+  // trap that holds for a newer one and not the oldest is what the move walks into: it scores at
+  // least half the best told in the change's words, so it leads after the best.
   const best = Math.max(0, ...[...(matches?.values() ?? [])].map((m) => m.score))
-  for (const f of files)
+  for (const f of files) {
+    const known = asking.flatMap((r) => (r.id === f.technology && r.version ? [r.version] : []))
+    const oldest = oldestVersion(known)
+    if (!oldest || known.length < 2) continue
     for (const t of f.traps) {
       const m = matches?.get(t.id)
-      const target = movedTo.some((r) => r.id === f.technology && rangeAdmits(t.versions, r.version))
-      const running = resolved.some(
-        (r) => r.id === f.technology && r.version && rangeAdmits(t.versions, r.version),
-      )
-      if (m && t.versions && target && !running && !oneLineBecause(f.technology, t))
+      const arriving = known.some((v) => rangeAdmits(t.versions, v)) && !rangeAdmits(t.versions, oldest)
+      if (m && t.versions && arriving && !oneLineBecause(f.technology, t))
         matches?.set(t.id, {
           ...m,
           score: Math.max(m.score, best / 2),
           words: [...m.words, 'the version it moves to'],
         })
     }
+  }
   const forAction = (t: Trap) => !actions.length || t.actions.some((a) => actions.includes(a))
   const byWords = (t: Trap) => (matches?.get(t.id)?.words.length ?? 0) >= CHANGE_WORDS_TO_BRING
   for (const file of files) {
@@ -196,4 +198,17 @@ function managers(
     if (asked) for (const e of f.manages ?? []) if (!engines.has(e)) engines.set(e, f.technology)
   }
   return engines
+}
+
+/** The oldest of some versions ("2.53", "3.1.0"), compared part by part; undefined when none reads. */
+function oldestVersion(versions: readonly string[]): string | undefined {
+  const parts = (v: string) => versionParts(v)
+  const readable = versions.filter((v) => parts(v))
+  return readable.sort((a, b) => {
+    const x = parts(a) ?? []
+    const y = parts(b) ?? []
+    for (let k = 0; k < Math.max(x.length, y.length); k++)
+      if ((x[k] ?? 0) !== (y[k] ?? 0)) return (x[k] ?? 0) - (y[k] ?? 0)
+    return 0
+  })[0]
 }

@@ -122,5 +122,19 @@ describe('which technology a change upgrades', () => {
     const moved = r.ranked.find((i) => i.id === 'metricstore-3-renames-labels')
     expect(moved?.why).toContain('the version it moves to')
     expect(r.ranked.slice(0, 2).map((i) => i.id)).toContain('metricstore-3-renames-labels')
+    // Both versions named as technologies, the change saying none: the same.
+    const both = selectTraps(
+      versioned,
+      [
+        { name: 'metricstore', id: 'metricstore', version: '2.53' },
+        { name: 'metricstore', id: 'metricstore', version: '3.1' },
+      ],
+      'm',
+      ['dependency-upgrade'],
+      'major upgrade of the metric store',
+    )
+    expect(both.traps.find((t) => t.id === 'metricstore-3-renames-labels')?.matched?.words).toContain(
+      'the version it moves to',
+    )
   })
 })
