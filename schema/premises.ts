@@ -22,6 +22,9 @@ export const PREMISES = {
   /** The change deletes data or resources (not only moves, compacts or tiers them). */
   deletion:
     'delete deleting deletion drop purge truncate remove removal wipe destroy cleanup clean prune retire decommission',
+  /** The change moves money or writes what must not happen twice (a charge, a refund, an order). */
+  money:
+    'payment payments charge charges billing invoice invoices refund refunds transfer transfers ledger purchase checkout money wallet order orders',
   /** Something the change starts or scales can spend money or draw on a provider's quotas. */
   spend:
     'spend cost budget bill billing quota quotas autoscale autoscaler autoscaling scale scaling serverless concurrency vcpu gpu tokens llm invocations',
