@@ -26,7 +26,8 @@ export function versionParts(text: string): Version | undefined {
   return match?.[1] ? match[1].split('.').map(Number) : undefined
 }
 
-function compare(a: Version, b: Version): number {
+/** Orders two versions by their components (missing ones read as 0). */
+export function compareVersionParts(a: Version, b: Version): number {
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
     const d = (a[i] ?? 0) - (b[i] ?? 0)
     if (d) return d
@@ -55,12 +56,13 @@ function bound(op: string, v: Version): Interval {
 }
 
 function intersect(a: Interval, b: Interval): Interval {
-  const lo = !a.lo ? b.lo : !b.lo ? a.lo : compare(a.lo, b.lo) >= 0 ? a.lo : b.lo
-  const hi = !a.hi ? b.hi : !b.hi ? a.hi : compare(a.hi, b.hi) <= 0 ? a.hi : b.hi
+  const lo = !a.lo ? b.lo : !b.lo ? a.lo : compareVersionParts(a.lo, b.lo) >= 0 ? a.lo : b.lo
+  const hi = !a.hi ? b.hi : !b.hi ? a.hi : compareVersionParts(a.hi, b.hi) <= 0 ? a.hi : b.hi
   return { ...(lo ? { lo } : {}), ...(hi ? { hi } : {}) }
 }
 
-const empty = (i: Interval) => i.lo !== undefined && i.hi !== undefined && compare(i.lo, i.hi) >= 0
+const empty = (i: Interval) =>
+  i.lo !== undefined && i.hi !== undefined && compareVersionParts(i.lo, i.hi) >= 0
 
 const BOUND = /(<=|>=|<|>|=)?\s*(v?\d+(?:\.\d+)*(?:\.[x*])?)/gy
 

@@ -154,11 +154,12 @@ const PREMISE_STEMS = Object.fromEntries(
 ) as Record<Premise, Set<string>>
 
 /**
- * Whether `change` names an item's premise (schema/premises.ts): true when the item has none or no
- * change was sent (nothing to decide by), else when the change holds one of the premise's words.
+ * Reads `change` once and answers, per item, whether it names the item's premise
+ * (schema/premises.ts): true when the item has none or no change was sent (nothing to decide by),
+ * else when the change holds one of the premise's words.
  */
-export function changeNamesPremise(premise: Premise | undefined, change: string | undefined): boolean {
-  if (premise === undefined || change === undefined) return true
-  const stems = PREMISE_STEMS[premise]
-  return [...wordsOf(change).keys()].some((s) => stems.has(s))
+export function premisesNamedBy(change: string | undefined): (premise: Premise | undefined) => boolean {
+  const said = change === undefined ? undefined : [...wordsOf(change).keys()]
+  return (premise) =>
+    premise === undefined || said === undefined || said.some((s) => PREMISE_STEMS[premise].has(s))
 }

@@ -20,7 +20,7 @@ import type { PublishedGate, PublishedRule } from '../../schema/datasets.js'
 import type { HarmBundle, HarmEntry } from '../../schema/harm.js'
 import type { AppliesBecause } from '../../schema/situation.js'
 import type { ResolvedTechnology } from '../../schema/technologies.js'
-import { changeNamesPremise, stem, wordsOf } from './change-match.js'
+import { premisesNamedBy, stem, wordsOf } from './change-match.js'
 import type { SelectedTrap } from './trap-selection.js'
 
 /** A question whose answer would add items the answer left out, and how many. */
@@ -72,6 +72,7 @@ export function doNoHarm(
   const named = onFile.length ? onFile : undefined
   const kinds = new Set(named?.map((t) => kindOf(t.id as string)))
   const said = change ? wordsOf(change) : new Map<string, string>()
+  const namesPremise = premisesNamedBy(change)
 
   const keep = (
     id: string,
@@ -89,7 +90,7 @@ export function doNoHarm(
       left_out.push(`${id}: its inputs do not exist for a change by ${said.get(form)}`)
       return false
     }
-    if (!changeNamesPremise(e.premise, change)) {
+    if (!namesPremise(e.premise)) {
       left_out.push(`${id}: it is written for a ${e.premise} change, and your change names none`)
       return false
     }

@@ -16,8 +16,8 @@ import {
   type TechnologiesError,
 } from '../../schema/technologies.js'
 import type { Trap, TrapsBundle } from '../../schema/traps.js'
-import { rangeAdmits, versionParts } from '../../schema/version-range.js'
-import { type ChangeMatch, changeNamesPremise, matchChange } from './change-match.js'
+import { compareVersionParts, rangeAdmits, versionParts } from '../../schema/version-range.js'
+import { type ChangeMatch, matchChange, premisesNamedBy } from './change-match.js'
 import { changeVersions } from './upgraded.js'
 
 /** The words a trap must share with `change` to come although its actions differ from those asked. */
@@ -85,8 +85,7 @@ export function selectTraps(
   const files = covered.flatMap((id) => bundle.technologies.find((t) => t.technology === id) ?? [])
   // The versions the change moves a technology to are asked too: a trap of 3.x holds for a move
   // to 3.1 although the agent named the 2.53 it runs.
-  const files0 = covered.flatMap((id) => bundle.technologies.find((t) => t.technology === id) ?? [])
-  const moves = changeVersions(change, files0)
+  const moves = changeVersions(change, files)
   const movedTo: ResolvedTechnology[] = [...moves].flatMap(([id, versions]) =>
     versions.map((version) => ({ name: `${id}@${version} in your change`, id, version })),
   )
@@ -113,8 +112,9 @@ export function selectTraps(
   // managed service named runs that server for you (Sentinel's probes on ElastiCache).
   const managedBy = managers(bundle, covered, change)
   const upgraded = new Set(moves.keys())
-  const oneLineBecause = (id: string, t: Trap) =>
-    !changeNamesPremise(t.premise, change)
+  const namesPremise = premisesNamedBy(change)
+  const reasonFor = (id: string, t: Trap) =>
+    !namesPremise(t.premise)
       ? `written for a ${t.premise} change, which yours does not name`
       : t.premise === 'version-upgrade' &&
           upgraded.size &&
@@ -123,10 +123,17 @@ export function selectTraps(
         : t.needs_server && managedBy.has(id)
           ? `it needs the server itself, which ${managedBy.get(id)} runs for you`
           : undefined
-  for (const f of files)
-    for (const t of f.traps)
-      if (matches?.has(t.id) && oneLineBecause(f.technology, t))
-        matches.set(t.id, { score: 0, words: [], elsewhere: [] })
+  // Worked out once per trap: the scoring below and each trap's line read it.
+  const oneLineBecause = new Map(
+    files.flatMap((f) =>
+      f.traps.flatMap((t) => {
+        const reason = reasonFor(f.technology, t)
+        return reason ? [[t.id, reason] as const] : []
+      }),
+    ),
+  )
+  for (const id of oneLineBecause.keys())
+    if (matches?.has(id)) matches.set(id, { score: 0, words: [], elsewhere: [] })
   // When a technology is named at two versions (asked, or in the change: "from 2.53 to 3.1"), a
   // trap that holds for a newer one and not the oldest is what the move walks into: it scores at
   // least half the best told in the change's words, so it leads after the best.
@@ -138,7 +145,7 @@ export function selectTraps(
     for (const t of f.traps) {
       const m = matches?.get(t.id)
       const arriving = known.some((v) => rangeAdmits(t.versions, v)) && !rangeAdmits(t.versions, oldest)
-      if (m && t.versions && arriving && !oneLineBecause(f.technology, t))
+      if (m && t.versions && arriving && !oneLineBecause.has(t.id))
         matches?.set(t.id, {
           ...m,
           score: Math.max(m.score, best / 2),
@@ -155,13 +162,14 @@ export function selectTraps(
     const kept = file.traps.filter((t) => admitted(id, t) && (forAction(t) || byWords(t)))
     for (const t of kept) {
       const matched = matches?.get(t.id)
+      const because = oneLineBecause.get(t.id)
       traps.push({
         ...t,
         technology: id,
         brought_by: actions.filter((a) => (t.actions as readonly string[]).includes(a)),
         asked_as: asked.filter((a) => rangeAdmits(t.versions, a.version)).map(asText),
         ...(matched ? { matched } : {}),
-        ...(oneLineBecause(id, t) ? { one_line_because: oneLineBecause(id, t) } : {}),
+        ...(because ? { one_line_because: because } : {}),
       })
     }
     if (!kept.length) {
@@ -200,15 +208,11 @@ function managers(
   return engines
 }
 
-/** The oldest of some versions ("2.53", "3.1.0"), compared part by part; undefined when none reads. */
+/** The oldest of some versions ("2.53", "3.1.0"); undefined when none reads as a version. */
 function oldestVersion(versions: readonly string[]): string | undefined {
-  const parts = (v: string) => versionParts(v)
-  const readable = versions.filter((v) => parts(v))
-  return readable.sort((a, b) => {
-    const x = parts(a) ?? []
-    const y = parts(b) ?? []
-    for (let k = 0; k < Math.max(x.length, y.length); k++)
-      if ((x[k] ?? 0) !== (y[k] ?? 0)) return (x[k] ?? 0) - (y[k] ?? 0)
-    return 0
-  })[0]
+  const read = versions.flatMap((v) => {
+    const parts = versionParts(v)
+    return parts ? [{ v, parts }] : []
+  })
+  return read.sort((a, b) => compareVersionParts(a.parts, b.parts))[0]?.v
 }

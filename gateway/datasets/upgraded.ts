@@ -23,23 +23,16 @@ const tokensOf = (change: string) =>
     .map((t) => t.replace(/^\.+|\.+$/g, ''))
     .filter(Boolean)
 
-/** The ids of the technologies the change upgrades; empty when it names none that way. */
-export function upgradedTechnologies(change: string | undefined, files: readonly TrapFile[]): Set<string> {
-  return new Set(upgradesIn(change, files).keys())
-}
-
 /**
- * The versions the change gives each technology it upgrades ("prometheus from 2.53 to 3.1": 2.53
- * and 3.1): a trap of the version it moves to holds although the agent named the one it runs.
+ * The technologies the change upgrades, by id, each with the versions the change gives it
+ * ("prometheus from 2.53 to 3.1": 2.53 and 3.1; none when it names only a word of upgrading): a trap
+ * of the version it moves to holds although the agent named the one it runs. Empty when the change
+ * names none that way.
  */
 export function changeVersions(
   change: string | undefined,
   files: readonly TrapFile[],
 ): Map<string, string[]> {
-  return upgradesIn(change, files)
-}
-
-function upgradesIn(change: string | undefined, files: readonly TrapFile[]): Map<string, string[]> {
   const upgraded = new Map<string, string[]>()
   if (change === undefined) return upgraded
   const tokens = tokensOf(change)

@@ -5,7 +5,7 @@
  * isolation check does not meet an engine upgrade. Without `change`, nothing is decided by it.
  */
 import { describe, expect, it } from 'vitest'
-import { changeNamesPremise } from '../../gateway/datasets/change-match.js'
+import { premisesNamedBy } from '../../gateway/datasets/change-match.js'
 import { doNoHarm } from '../../gateway/datasets/do-no-harm.js'
 import { rank } from '../../gateway/datasets/ranking.js'
 import { selectTraps } from '../../gateway/datasets/trap-selection.js'
@@ -13,22 +13,12 @@ import type { PublishedGate } from '../../schema/datasets.js'
 import { PREMISE_IDS, PREMISES, type Premise } from '../../schema/premises.js'
 import type { Trap, TrapsBundle } from '../../schema/traps.js'
 import { harmMap } from '../support/do-no-harm.js'
+import { fixtureTrap } from '../support/trap-fixture.js'
 
 const wordsOf = (p: Premise) => PREMISES[p].split(' ')
 
-const trap = (id: string, text: string, premise?: Premise): Trap => ({
-  id,
-  actions: ['dependency-upgrade'],
-  severity: 'outage',
-  ...(premise ? { premise } : {}),
-  trap: text,
-  probe: 'read it',
-  stop_if: 'it says so',
-  safe_path: 'the safe way',
-  source_url: 'https://example.org/doc',
-  quote: 'a quote',
-  read_on: '2026-11-27',
-})
+const trap = (id: string, text: string, premise?: Premise): Trap =>
+  fixtureTrap(id, text, premise ? { premise } : {})
 
 const runtime: TrapsBundle = {
   technologies: [
@@ -60,11 +50,11 @@ const inFull = (change?: string) => {
 describe('premises', () => {
   it('behavior: every premise is met by each of its own words and by no change that names none of them', () => {
     for (const p of PREMISE_IDS) {
-      for (const w of wordsOf(p)) expect(changeNamesPremise(p, `then ${w} it`), `${p}: ${w}`).toBe(true)
-      expect(changeNamesPremise(p, 'rename the weekly dashboard'), p).toBe(false)
-      expect(changeNamesPremise(p, undefined), p).toBe(true)
+      for (const w of wordsOf(p)) expect(premisesNamedBy(`then ${w} it`)(p), `${p}: ${w}`).toBe(true)
+      expect(premisesNamedBy('rename the weekly dashboard')(p), p).toBe(false)
+      expect(premisesNamedBy(undefined)(p), p).toBe(true)
     }
-    expect(changeNamesPremise(undefined, 'rename the weekly dashboard')).toBe(true)
+    expect(premisesNamedBy('rename the weekly dashboard')(undefined)).toBe(true)
   })
 
   it('behavior: a trap written for an upgrade is one line for a release that keeps the version, in full for the upgrade', () => {

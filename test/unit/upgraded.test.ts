@@ -7,23 +7,12 @@
 import { describe, expect, it } from 'vitest'
 import { rank } from '../../gateway/datasets/ranking.js'
 import { selectTraps } from '../../gateway/datasets/trap-selection.js'
-import { changeVersions, upgradedTechnologies } from '../../gateway/datasets/upgraded.js'
+import { changeVersions } from '../../gateway/datasets/upgraded.js'
 import type { Trap, TrapFile, TrapsBundle } from '../../schema/traps.js'
+import { fixtureTrap } from '../support/trap-fixture.js'
 
-const trap = (id: string, text: string, extra: Partial<Trap> = {}): Trap => ({
-  id,
-  actions: ['dependency-upgrade'],
-  severity: 'outage',
-  premise: 'version-upgrade',
-  trap: text,
-  probe: 'read it',
-  stop_if: 'it says so',
-  safe_path: 'the safe way',
-  source_url: 'https://example.org/doc',
-  quote: 'a quote',
-  read_on: '2026-11-27',
-  ...extra,
-})
+const trap = (id: string, text: string, extra: Partial<Trap> = {}): Trap =>
+  fixtureTrap(id, text, { premise: 'version-upgrade', ...extra })
 const file = (technology: string, name: string, traps: Trap[], aliases: string[] = []): TrapFile => ({
   technology,
   name,
@@ -47,6 +36,7 @@ const bundle: TrapsBundle = {
     ]),
   ],
 }
+const upgraded = (change: string, files: readonly TrapFile[]) => new Set(changeVersions(change, files).keys())
 const asked = bundle.technologies.map((t) => ({ name: t.technology, id: t.technology }))
 const inFull = (change: string) => {
   const s = selectTraps(bundle, asked, 'all', ['dependency-upgrade'], change)
@@ -57,14 +47,10 @@ const inFull = (change: string) => {
 describe('which technology a change upgrades', () => {
   it('behavior: named right after a word of upgrading, or right before a version; a place named is not upgraded', () => {
     const files = bundle.technologies
-    expect([...upgradedTechnologies('upgrade metricstore to v3', files)]).toEqual(['metricstore'])
-    expect([...upgradedTechnologies('roll the agent 1.2 to 1.4 on every metricstore node', files)]).toEqual(
-      [],
-    )
-    expect([...upgradedTechnologies('move the orders metricstore cluster to 3.1 lts', files)]).toEqual([
-      'metricstore',
-    ])
-    expect([...upgradedTechnologies('weekly release', files)]).toEqual([])
+    expect([...upgraded('upgrade metricstore to v3', files)]).toEqual(['metricstore'])
+    expect([...upgraded('roll the agent 1.2 to 1.4 on every metricstore node', files)]).toEqual([])
+    expect([...upgraded('move the orders metricstore cluster to 3.1 lts', files)]).toEqual(['metricstore'])
+    expect([...upgraded('weekly release', files)]).toEqual([])
   })
 
   it("behavior: another named technology's upgrade trap is one line saying why; the one upgraded stays in full", () => {
