@@ -5,23 +5,12 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { AUTHORIZATION_CANCELED_TOPIC, paymentOnChain } from '../../gateway/payment/evm/chain.js'
-import type { EvmConfig } from '../../gateway/payment/evm/config.js'
+import { testEvm } from '../support/payment-config.js'
 
-const config: EvmConfig = {
-  chainId: 84532,
-  token: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
-  tokenName: 'USDC',
-  tokenVersion: '2',
-  decimals: 6,
-  recipient: '0x00000000000000000000000000000000000000aa',
-  facilitatorUrl: 'http://facilitator.invalid',
-  rpcUrl: 'http://rpc.invalid',
-  timeoutMs: 1000,
-  maxTimeoutSeconds: 60,
-}
 const expected = { from: `0x${'11'.repeat(20)}`, nonce: `0x${'22'.repeat(32)}`, amount: '500000' }
 
-/** A chain where the nonce is used and only a cancellation explains it; every method counted. */
+/** A chain where the nonce is used and only a cancellation explains it; every method counted (it stands
+ * in for the configuration's RPC address, which is never called). */
 function cancelledChain() {
   const calls: string[] = []
   vi.stubGlobal('fetch', async (_url: string, init: { body: string }) => {
@@ -45,7 +34,7 @@ afterEach(() => vi.unstubAllGlobals())
 describe('chain reads for one payment', () => {
   it('behavior: a cancelled authorization is found spent with the latest block read once', async () => {
     const calls = cancelledChain()
-    const outcome = await paymentOnChain(config, expected)
+    const outcome = await paymentOnChain(testEvm, expected)
     expect(outcome).toMatchObject({ paid: false, spent: true })
     expect(calls.filter((m) => m === 'eth_getLogs')).toHaveLength(2)
     expect(calls.filter((m) => m === 'eth_blockNumber')).toHaveLength(1)

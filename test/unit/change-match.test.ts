@@ -17,24 +17,14 @@ import { CHANGE_WORDS_TO_BRING, selectTraps } from '../../gateway/datasets/trap-
 import type { PublishedGate } from '../../schema/datasets.js'
 import { CHANGE_MAX } from '../../schema/routes.js'
 import type { Trap, TrapsBundle } from '../../schema/traps.js'
+import { fixtureTrap } from '../support/trap-fixture.js'
 
 const trap = (
   id: string,
   text: string,
   actions: Trap['actions'],
   severity: Trap['severity'] = 'outage',
-): Trap => ({
-  id,
-  actions,
-  severity,
-  trap: text,
-  probe: 'read it',
-  stop_if: 'it says so',
-  safe_path: 'the safe way',
-  source_url: 'https://example.org/doc',
-  quote: 'a quote',
-  read_on: '2026-11-27',
-})
+): Trap => fixtureTrap(id, text, { actions, severity })
 
 const kafka: TrapsBundle = {
   technologies: [

@@ -8,20 +8,10 @@ import { describe, expect, it } from 'vitest'
 import { rank } from '../../gateway/datasets/ranking.js'
 import { selectTraps } from '../../gateway/datasets/trap-selection.js'
 import type { Trap, TrapsBundle } from '../../schema/traps.js'
+import { fixtureTrap } from '../support/trap-fixture.js'
 
-const trap = (id: string, text: string, needsServer = false): Trap => ({
-  id,
-  actions: ['dependency-upgrade'],
-  severity: 'outage',
-  ...(needsServer ? { needs_server: true as const } : {}),
-  trap: text,
-  probe: 'read it',
-  stop_if: 'it says so',
-  safe_path: 'the safe way',
-  source_url: 'https://example.org/doc',
-  quote: 'a quote',
-  read_on: '2026-11-27',
-})
+const trap = (id: string, text: string, needsServer = false): Trap =>
+  fixtureTrap(id, text, needsServer ? { needs_server: true } : {})
 
 const bundle: TrapsBundle = {
   technologies: [
