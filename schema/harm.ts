@@ -22,6 +22,11 @@ export const HarmEntry = z.strictObject({
     .array(z.string().regex(/^[a-z0-9]+$/))
     .min(1)
     .optional(),
+  /** Words that, in the agent's `change`, say the change already does what the item asks; absent: none. */
+  done_by: z
+    .array(z.string().regex(/^[a-z0-9]+$/))
+    .min(1)
+    .optional(),
   /** The circumstance it is written for; a change that names none of its words leaves it out. */
   premise: z.enum(PREMISE_IDS).optional(),
 })

@@ -31,9 +31,15 @@ export const PREMISES = {
   /** The change acts, or makes automation act, on a measured signal (a metric, an alert, a reading). */
   'measured-signal':
     'signal metric metrics measurement threshold alert alerts autoscale autoscaler autoscaling scale scaling lag health telemetry reading readings utilization latency',
-  /** The change grants or takes away access for people, a group or a role. */
+  /**
+   * The change grants or takes away access for people, a group or outsiders. A policy fix for a
+   * service's own role (a zone id, a session length) names none of these and is no grant to a person.
+   */
   'principal-grant':
-    'grant grants access role roles permission permissions user users admin principal iam privilege sudo team member members rbac readonly',
+    'grant grants granting access admin privilege privileges sudo user users team teams member members group groups rbac readonly contractor contractors vendor vendors auditor auditors analyst analysts engineer engineers external outsider outsiders people person sso',
+  /** An agent or automation reads text others write (issues, tickets, mail, pages) or gets a credential. */
+  'untrusted-text':
+    'agent agents bot bots mcp assistant assistants llm copilot untrusted prompt injection issue issues ticket tickets email emails mail inbox comment comments fork forks webpage webpages scrape scraping',
   /** The change alters what a cache or pool holds, how it keys it, or which responses it serves. */
   'cache-behaviour':
     'cache caching cached cdn edge vary header cookie key ttl rule pool pooling pooler tenant session',

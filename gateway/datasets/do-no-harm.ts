@@ -13,7 +13,8 @@
  * - an item whose inputs exist only for other kinds of technology than every named one on file
  *   never comes, nor one whose inputs do not exist for the form the `change` names (a
  *   retention or lifecycle rule deletes by age: there are no IDs to resolve), nor one written for a
- *   circumstance (its premise: a webhook, a platform upgrade) that the `change` does not name.
+ *   circumstance (its premise: a webhook, a platform upgrade) that the `change` does not name, nor
+ *   one the `change` says it already does (`done_by`: a canary pipeline stages the change).
  * What each item guards against, whether it slows and what it fits come from content/harm.yaml.
  */
 import type { PublishedGate, PublishedRule } from '../../schema/datasets.js'
@@ -88,6 +89,11 @@ export function doNoHarm(
     const form = e.unless_change?.map(stem).find((s) => said.has(s))
     if (form) {
       left_out.push(`${id}: its inputs do not exist for a change by ${said.get(form)}`)
+      return false
+    }
+    const done = e.done_by?.map(stem).find((s) => said.has(s))
+    if (done) {
+      left_out.push(`${id}: your change says it already does this (${said.get(done)})`)
       return false
     }
     if (!namesPremise(e.premise)) {

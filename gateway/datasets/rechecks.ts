@@ -11,7 +11,9 @@ export const EMERGENCY_DEADLINE_MINUTES = 120
 
 /** "in 40 minutes", "within 2h", "under 90 min": a deadline and its unit. */
 const DEADLINE = /\b(?:in|within|under|next|by)\s+(\d{1,4})\s*-?\s*(minutes?|mins?|m|hours?|hrs?|h)\b/
-const URGENT = /\b(incident|sev-?[01]|p[01]|urgent|asap|emergency|hotfix)\b/
+/** Words of harm happening now or of a deadline today (an expiring certificate, an outage). */
+const URGENT =
+  /\b(incident|outage|sev-?[01]|p[01]|urgent|asap|emergency|hotfix|deadline|expiring|expired|today|tonight)\b/
 const PLANNED = /\b(planned|scheduled|weekly|monthly|routine|maintenance window|next week|tomorrow)\b/
 
 /** Notes naming a fact the change's own words contradict; none when they agree. */

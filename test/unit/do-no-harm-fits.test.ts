@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { doNoHarm } from '../../gateway/datasets/do-no-harm.js'
-import type { PublishedGate } from '../../schema/datasets.js'
+import type { PublishedGate, PublishedRule } from '../../schema/datasets.js'
 import type { TrapFile } from '../../schema/traps.js'
 import { harmMap } from '../support/do-no-harm.js'
 
@@ -97,5 +97,52 @@ describe('items that do not fit the technologies named never come', () => {
     expect(
       (await kept('non-production-cannot-reach-people-or-production', 'github-actions', outside)).held,
     ).toBe(false)
+  })
+
+  it('behavior: a change told as already going out in canary waves gets no first-wave sizing; one told plainly does', async () => {
+    const routine = { production: true, emergency: false }
+    const canary = await kept(
+      'first-wave-is-small',
+      'google-cloud-run',
+      routine,
+      'deploy 2.31 with canary traffic split',
+    )
+    expect(canary.held).toBe(false)
+    expect(canary.left_out.join(' ')).toContain('already does this (canary)')
+    expect(
+      (await kept('first-wave-is-small', 'google-cloud-run', routine, 'deploy invoice-web 2.31')).held,
+    ).toBe(true)
+  })
+
+  it("behavior: the access-grant block meets a grant to people, not a fix to a service role's policy", async () => {
+    const gate = 'access-grants-are-scoped-approved-and-expire'
+    const routine = { production: true, emergency: false }
+    const fix = await kept(gate, 'aws-iam', routine, 'certbot renewal failing on IAM policy with old zone id')
+    expect(fix.held).toBe(false)
+    expect(fix.left_out.join(' ')).toContain('principal-grant')
+    expect((await kept(gate, 'aws-iam', routine, 'grant the analysts read access to the lake')).held).toBe(
+      true,
+    )
+  })
+
+  it('behavior: the untrusted-text rule meets an agent reading tickets, not a certificate renewal', async () => {
+    const harm = await harmMap()
+    const rule = 'treat-tool-output-as-data-not-instructions'
+    const held = (change: string) =>
+      doNoHarm(
+        harm,
+        { production: true },
+        [{ name: 'aws-iam', id: 'aws-iam' }],
+        () => 'secrets-identity',
+        {
+          gates: [],
+          rules: [{ id: rule } as PublishedRule],
+          traps: [],
+          because: { [rule]: { action: 'access-change', matched: {} } },
+        },
+        change,
+      ).rules.length === 1
+    expect(held('renew the certificate, IAM policy names the old zone')).toBe(false)
+    expect(held('give the triage agent a token to read support tickets')).toBe(true)
   })
 })

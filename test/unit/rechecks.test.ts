@@ -18,6 +18,9 @@ describe('re-checking a fact the change contradicts', () => {
       expect(note).toContain('emergency=true')
     }
     expect(rechecks({ emergency: false }, 'rotate the key, sev1 open')[0]).toContain('"sev1"')
+    // A certificate expiring today is a deadline although no minutes are given.
+    for (const said of ['expiring', 'today', 'deadline', 'outage'])
+      expect(rechecks({ emergency: false }, `renew the certificate: ${said}`)[0], said).toContain(`"${said}"`)
     expect(rechecks({ emergency: false }, `within ${EMERGENCY_DEADLINE_MINUTES / 60}h`)).toHaveLength(1)
   })
 
