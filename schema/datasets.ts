@@ -13,6 +13,7 @@ import {
   ThresholdUse,
 } from './content.js'
 import { HarmBundle } from './harm.js'
+import { PlanPoint } from './plan-points.js'
 import { Fact } from './situation.js'
 import { CoveredTechnology, TrapsBundle } from './traps.js'
 import { INDEX_CATEGORIES, IsoDate } from './vocabulary.js'
@@ -104,7 +105,11 @@ export const RulesBundle = z.object({ rules: z.array(PublishedRule) })
 export type RulesBundle = z.infer<typeof RulesBundle>
 export const PlaybooksBundle = z.object({ playbooks: z.array(PublishedPlaybook) })
 export type PlaybooksBundle = z.infer<typeof PlaybooksBundle>
-export const ChecklistBundle = z.object({ checklist: z.array(PublishedGate) })
+export const ChecklistBundle = z.object({
+  checklist: z.array(PublishedGate),
+  /** What a plan must say that no gate can know, with when each applies (schema/plan-points.ts). */
+  plan_points: z.array(PlanPoint).default([]),
+})
 export type ChecklistBundle = z.infer<typeof ChecklistBundle>
 
 /** A count of rows or products: written once in openapi.json and referenced from every count. */

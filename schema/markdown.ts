@@ -96,6 +96,8 @@ interface Situated {
   questions?: { fact: string; question: string; adds: number }[]
   /** Items left out on the fast path or for not fitting the technologies named. */
   left_out?: string[]
+  /** What the plan must say that no item can know (gateway/datasets/plan-points.ts). */
+  plan_points?: { id: string; point: string }[]
 }
 export interface ChecklistAnswer extends Situated {
   phase?: string
@@ -151,6 +153,19 @@ function factsToAnswer(
   if (!questions?.length) return []
   return [
     `Answer these and ask again to see the items they would add: ${questions.map((q) => `\`${q.fact}\` (${q.adds} more): ${line(q.question)}`).join(' ')}`,
+    '',
+  ]
+}
+
+/** What the plan must say that no item can know: first in the body, one checkbox each. */
+function planPointLines(points: Situated['plan_points']): string[] {
+  if (!points?.length) return []
+  return [
+    `## Your plan must also say (${points.length})`,
+    '',
+    'No item below can know these: they are your own situation. Write each into the plan.',
+    '',
+    ...points.map((p) => `- [ ] ${line(p.point)} (\`${p.id}\`)`),
     '',
   ]
 }
@@ -520,6 +535,7 @@ export function checklistMarkdown(format: MarkdownFormat, a: ChecklistAnswer, or
         ...factsToAnswer(a.questions),
       ],
       body: [
+        ...planPointLines(a.plan_points),
         ...trapSection(a.traps, c),
         ...groupedGates(a.checklist, (g) => gateLines(g, c)),
         ...(withRules
@@ -557,6 +573,7 @@ export function rulesMarkdown(format: MarkdownFormat, a: RulesAnswer, origin: Or
         ...factsToAnswer(a.questions),
       ],
       body: [
+        ...planPointLines(a.plan_points),
         ...trapSection(a.traps, c),
         ...inRankOrder(a.rules, a.ranked).flatMap((r) => ruleLines(r, c)),
         ...alsoConsider(a.also_consider),

@@ -82,6 +82,8 @@ const RankedItem = z.object({
   why: z.string(),
 })
 const RankedList = z.array(RankedItem)
+/** What the plan must say that no item can know (schema/plan-points.ts), one line each. */
+const PlanPointList = z.array(z.object({ id: Id, point: z.string() }))
 /** What a ranked (situated) answer adds: traps of the technologies named, the limit, the order, the rest. */
 const RANKED = {
   technologies: TechnologiesEcho.optional(),
@@ -95,6 +97,8 @@ const RANKED = {
   questions: z.array(z.object({ fact: z.string(), question: z.string(), adds: z.int() })).optional(),
   /** Items left out on the fast path or for not fitting the technologies named. */
   left_out: z.array(z.string()).optional(),
+  /** What the plan must say that no item can know: the situation's windows, owners, order, signal. */
+  plan_points: PlanPointList.optional(),
 }
 
 export const RulesAnswer = z.object({
@@ -187,6 +191,7 @@ const JSON_SCHEMA_OPTIONS = { io: 'output', unrepresentable: 'any' } as const
  * it; and `minLength: 1`, which the build already holds every text of content to before it is
  * published; and `additionalProperties: false`, since the version policy counts a new field in an
  * answer as a compatible change, which a closed object would make breaking for a validating client.
+ * A `date-time` format's `pattern` is zod's 256-byte spelling of that same format: the format stays.
  * A nullable plain value is written as a type list ({"type":["string","null"]}), the short
  * form JSON Schema 2020-12 gives the same meaning.
  */
@@ -195,11 +200,13 @@ function withoutSafeBounds(schema: unknown): unknown {
   if (!schema || typeof schema !== 'object') return schema
   const shortNullable = nullableAsTypeList(schema as Record<string, unknown>)
   if (shortNullable) return withoutSafeBounds(shortNullable)
+  const dateTime = (schema as Record<string, unknown>).format === 'date-time'
   return Object.fromEntries(
     Object.entries(schema)
       .filter(
         ([k, v]) =>
           k !== 'default' &&
+          !(k === 'pattern' && dateTime) &&
           !(k === 'minLength' && v === 1) &&
           !(k === 'additionalProperties' && v === false) &&
           !(k === 'maximum' && v === Number.MAX_SAFE_INTEGER) &&
@@ -255,6 +262,7 @@ const SHARED: [z.ZodType, string][] = [
   // The ranked answers' shapes, used by the rules, the checklist and the preview.
   [RankedItem, 'RankedItem'],
   [RankedList, 'RankedList'],
+  [PlanPointList, 'PlanPoints'],
   // Parts repeated inside the rule, gate and playbook shapes: each written once.
   [Claim, 'Claim'],
   [ThresholdUse, 'ThresholdUse'],

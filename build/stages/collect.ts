@@ -34,6 +34,8 @@ export interface RawContent {
   /** The trap layer, one file per technology (content/traps/); a content tree without it has none. */
   traps: RawFile[]
   harm: RawFile | null
+  /** What a plan must say that no item can know (content/plan-points.yaml); optional, like traps. */
+  planPoints: RawFile | null
 }
 
 export async function collect(root: string, issues: BuildIssue[]): Promise<RawContent> {
@@ -52,6 +54,7 @@ export async function collect(root: string, issues: BuildIssue[]): Promise<RawCo
     corrections: await readOne(root, 'pricing/corrections.yaml', issues),
     traps: await readFolder(root, 'traps', issues, { optional: true }),
     harm: await readOne(root, 'harm.yaml', issues),
+    planPoints: await readOne(root, 'plan-points.yaml', issues, { optional: true }),
   }
 }
 
@@ -87,11 +90,17 @@ async function readFolder(
   return files
 }
 
-async function readOne(root: string, file: string, issues: BuildIssue[]): Promise<RawFile | null> {
+async function readOne(
+  root: string,
+  file: string,
+  issues: BuildIssue[],
+  { optional = false } = {},
+): Promise<RawFile | null> {
   let text: string
   try {
     text = await readFile(join(root, file), 'utf8')
   } catch {
+    if (optional) return null
     issues.push({ file, field: '-', problem: 'file is missing', allowed: 'see content/FORMAT.md' })
     return null
   }

@@ -113,7 +113,10 @@ export function compileDatasets(content: Content, asOf: string): BundleData {
       rules: rules.filter((r) => r.kind === 'paid').map((r) => ({ ...publish(r), access: 'paid' as const })),
     },
     playbooks: { playbooks: playbooks.map(publish) },
-    checklist: { checklist: gates.map(publish) },
+    checklist: {
+      checklist: gates.map(publish),
+      plan_points: content.planPoints,
+    },
     pricing: {
       rows: publishedPricingRows(content.pricingRows, corrections, asOf),
       comparables: comparables(content.pricingRows),

@@ -23,6 +23,7 @@ import {
   type WithThresholds,
 } from '../../schema/content.js'
 import { type HarmFile, HarmFile as HarmFileSchema, harmBreaks } from '../../schema/harm.js'
+import { type PlanPoint, PlanPoints, planPointBreaks } from '../../schema/plan-points.js'
 import { Scenario } from '../../schema/scenario.js'
 import { type Fact, Facts } from '../../schema/situation.js'
 import { type TrapFile, TrapFile as TrapFileSchema } from '../../schema/traps.js'
@@ -36,6 +37,9 @@ import { revertSpecBreaks, revertTextBreaks } from '../checks/revert-speed.js'
 import { appliesWhenIssues, FACTS_FILE, factListBreaks, scenarioBreaks } from '../checks/situation-checks.js'
 import { checkDefinitions, checkUnused, renderThresholds } from '../checks/thresholds.js'
 import { trapFileBreaks } from '../checks/trap-files.js'
+
+const PLAN_POINTS_FILE = 'plan-points.yaml'
+
 import { includedUsageBreaks } from '../pricing/included-usage.js'
 import { modelPriceBreaks } from '../pricing/model-prices.js'
 import { basisBreaks } from '../pricing/price-basis.js'
@@ -69,6 +73,8 @@ export interface Content {
   traps: TrapFile[]
   /** What each gate and rule guards against and whether it slows (content/harm.yaml). */
   harm: HarmFile
+  /** What a plan must say that no item can know (content/plan-points.yaml). */
+  planPoints: PlanPoint[]
 }
 
 /** How many items of each kind the inventory must hold (schema/CONTRACT.md §1.2); null skips a count. */
@@ -114,6 +120,15 @@ export function validate(
   const corrections = raw.corrections ? (parseOne(raw.corrections, Corrections, issues) ?? []) : []
   const traps = parseEach(raw.traps, TrapFileSchema, issues)
   const harm = (raw.harm ? parseOne(raw.harm, HarmFileSchema, issues) : null) ?? { gates: {}, rules: {} }
+  const planPoints = raw.planPoints ? (parseOne(raw.planPoints, PlanPoints, issues) ?? []) : []
+  if (facts.length)
+    for (const b of planPointBreaks(planPoints, facts))
+      issues.push({
+        file: PLAN_POINTS_FILE,
+        field: b.path.join('.'),
+        problem: b.message,
+        allowed: 'see content/FORMAT.md, "Plan points"',
+      })
   // A file that cannot be read or does not match its schema is left out of what follows, and every
   // check across files would report it missing (a reference to it, the inventory count, a threshold
   // only it used): those follow-ons are not reported; the file's own problems are the root cause.
@@ -215,6 +230,7 @@ export function validate(
     corrections,
     traps: traps.map((t) => t.value).sort((a, b) => a.technology.localeCompare(b.technology)),
     harm,
+    planPoints,
   }
 }
 

@@ -29,6 +29,7 @@ import { ACTIONS, findPhase, INDEX_CATEGORIES, IsoDate } from '../../schema/voca
 import { workedOut } from '../../schema/worked-thresholds.js'
 import { badRequest, notFound, type Problem } from '../http/problem.js'
 import { normaliseQuery } from '../payment/binding.js'
+import { planPoints } from './plan-points.js'
 import type { Filters, Prepared } from './query.js'
 import { rank } from './ranking.js'
 import {
@@ -167,14 +168,17 @@ function situatedRules(data: BundleData, situation: Situation, named: boolean) {
 
 /**
  * What a situated answer adds beside its items: the playbooks that fit the situation (named, with
- * why; their steps are sold at /v1/fde-playbooks) and the thresholds worked out for its facts.
+ * why; their steps are sold at /v1/fde-playbooks), the thresholds worked out for its facts, and
+ * what the plan must say that no item can know (gateway/datasets/plan-points.ts).
  */
 function fitting(
   data: BundleData,
   situation: Situation,
   items: readonly { id: string; thresholds: PublishedRule['thresholds'] }[],
+  change: string | undefined,
 ) {
   const facts = data.catalogue.facts
+  const points = planPoints(data.checklist.plan_points, situation, facts, change)
   const playbooks = data.playbooks.playbooks.flatMap((p) => {
     const why = appliesBecause(p, situation, facts)
     return why ? [{ id: p.id, title: p.title, when: p.when, applies_because: why }] : []
@@ -183,6 +187,7 @@ function fitting(
   return {
     playbooks,
     ...(Object.keys(worked).length ? { worked_out: worked } : {}),
+    ...(points.length ? { plan_points: points } : {}),
   }
 }
 
@@ -304,7 +309,7 @@ export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: n
         applies_because: answer.because,
         ...rankedFields(answer),
         // Only a situation named (action or facts) has playbooks that fit it and values to work out.
-        ...(situated.named ? fitting(data, situated.situation, answer.rules) : {}),
+        ...(situated.named ? fitting(data, situated.situation, answer.rules, extras.change) : {}),
       }),
     }
   }),
@@ -396,7 +401,9 @@ export const PREPARE: Record<string, (data: BundleData, filters: Filters, now: n
         ...(rules ? { rules_count: answer.rules.length, rules: answer.rules } : {}),
         ...(situated.named ? { applies_because: answer.because } : {}),
         ...rankedFields(answer),
-        ...(situated.named ? fitting(data, situated.situation, [...answer.gates, ...answer.rules]) : {}),
+        ...(situated.named
+          ? fitting(data, situated.situation, [...answer.gates, ...answer.rules], extras.change)
+          : {}),
       }),
     }
   }),

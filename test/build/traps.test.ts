@@ -205,6 +205,7 @@ describe('nothing sold when nothing applies', () => {
   const noGates = (action: string) => ({
     ...data,
     checklist: {
+      ...data.checklist,
       checklist: data.checklist.checklist.filter(
         (g) => !(g.check_spec.applies_to as readonly string[]).includes(action),
       ),
