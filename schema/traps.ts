@@ -59,6 +59,11 @@ export const Trap = z.strictObject({
    * operation a managed service runs for you): one line when a service that `manages` the engine is named.
    */
   needs_server: z.literal(true).optional(),
+  /**
+   * On a managed service running several engines: the one it is written for (Aurora's backtrack is
+   * Aurora MySQL's), of the file's `manages`; one line when the change names another and not it.
+   */
+  engine: TechnologyName.optional(),
   /** The mechanism and what breaks, in one line. */
   trap: Text.max(300),
   /** A read-only command or query to run first. */

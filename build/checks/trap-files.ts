@@ -103,9 +103,17 @@ export function trapFileBreaks(
       issues.push(...unknownId(file, `manages.${i}`, engine))
     for (const [i, other] of (value.includes ?? []).entries())
       issues.push(...unknownId(file, `includes.${i}`, other))
-    for (const [i, trap] of value.traps.entries())
+    for (const [i, trap] of value.traps.entries()) {
       for (const [j, id] of (trap.upgrade_of ?? []).entries())
         issues.push(...unknownId(file, `traps.${i}.upgrade_of.${j}`, id))
+      if (trap.engine && !value.manages?.includes(trap.engine))
+        issues.push({
+          file,
+          field: `traps.${i}.engine`,
+          problem: `"${trap.engine}" is not an engine this service manages`,
+          allowed: `one of manages: ${(value.manages ?? []).join(', ') || 'none (the file manages no engine)'}`,
+        })
+    }
   }
   return issues
 }

@@ -113,6 +113,12 @@ export function selectTraps(
   const managedBy = managers(bundle, covered, change)
   const upgraded = new Set(moves.keys())
   const namesPremise = premisesNamedBy(change)
+  // "aurora-postgresql" names Aurora and, in its words, the engine.
+  const engines = enginesNamed(
+    bundle,
+    covered,
+    `${change ?? ''} ${resolved.map((r) => r.name.replace(/-/g, ' ')).join(' ')}`,
+  )
   const reasonFor = (id: string, t: Trap) =>
     !namesPremise(t.premise)
       ? `written for a ${t.premise} change, which yours does not name`
@@ -122,7 +128,9 @@ export function selectTraps(
         ? `written for upgrading ${(t.upgrade_of ?? [id]).join(' or ')}, which your change does not upgrade`
         : t.needs_server && managedBy.has(id)
           ? `it needs the server itself, which ${managedBy.get(id)} runs for you`
-          : undefined
+          : t.engine && engines.size && !engines.has(t.engine)
+            ? `written for ${t.engine}, and your change names ${[...engines].join(' and ')}`
+            : undefined
   // Worked out once per trap: the scoring below and each trap's line read it.
   const oneLineBecause = new Map(
     files.flatMap((f) =>
@@ -206,6 +214,21 @@ function managers(
     if (asked) for (const e of f.manages ?? []) if (!engines.has(e)) engines.set(e, f.technology)
   }
   return engines
+}
+
+/**
+ * The engines a change names, of those a managed service runs (postgresql, redis): named as
+ * technologies, or said by id or alias in the change or the names asked ("aurora postgresql").
+ */
+function enginesNamed(bundle: TrapsBundle, named: readonly string[], words: string): Set<string> {
+  const said = new Set(words.toLowerCase().match(/[a-z0-9]+(?:-[a-z0-9]+)*/g) ?? [])
+  const managed = new Set(bundle.technologies.flatMap((f) => f.manages ?? []))
+  return new Set(
+    bundle.technologies
+      .filter((f) => managed.has(f.technology))
+      .filter((f) => named.includes(f.technology) || [f.technology, ...f.aliases].some((n) => said.has(n)))
+      .map((f) => f.technology),
+  )
 }
 
 /** The oldest of some versions ("2.53", "3.1.0"); undefined when none reads as a version. */

@@ -158,6 +158,7 @@ describe('trap files', () => {
           trap: 'Upgrading the platform under eta drops a setting.',
           premise: 'version-upgrade',
           upgrade_of: ['no-such-platform'],
+          engine: 'alpha-db',
         },
       ]),
     })
@@ -179,6 +180,7 @@ describe('trap files', () => {
       'manages.0: "no-such-engine" is not a technology id in traps/',
       'includes.0: "no-such-protocol" is not a technology id in traps/',
       'traps.1.upgrade_of.0: "no-such-platform" is not a technology id in traps/',
+      'traps.1.engine: "alpha-db" is not an engine this service manages',
       'traps/wrong-name.yaml',
       'technology "epsilon-db" differs from the file name',
     ])

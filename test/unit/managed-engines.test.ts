@@ -90,3 +90,62 @@ describe('traps that need the server, beside a managed service', () => {
     expect(s.echo.covered).toEqual(['cloud-keystore', 'keystore'])
   })
 })
+
+describe('traps written for one engine of a service that runs several', () => {
+  const engines: TrapsBundle = {
+    technologies: [
+      {
+        technology: 'rowstore',
+        name: 'Rowstore',
+        kind: 'database',
+        aliases: ['rows'],
+        traps: [trap('rowstore-a', 'A.')],
+      },
+      {
+        technology: 'docstore',
+        name: 'Docstore',
+        kind: 'database',
+        aliases: [],
+        traps: [trap('docstore-a', 'A.')],
+      },
+      {
+        technology: 'cloud-db',
+        name: 'Cloud DB',
+        kind: 'database',
+        aliases: ['cloud-db-rowstore'],
+        manages: ['rowstore', 'docstore'],
+        traps: [
+          fixtureTrap('cloud-db-rewind-rowstore-only', 'Rewinding the cluster loses writes.', {
+            engine: 'rowstore',
+          }),
+          fixtureTrap('cloud-db-failover-cache', 'Clients cache the old writer after failover.'),
+        ],
+      },
+    ],
+  }
+  const oneLine = (names: string[], change?: string) => {
+    const asked = names.map((n) => ({ name: n, id: n === 'cloud-db-rowstore' ? 'cloud-db' : n }))
+    const s = selectTraps(engines, asked, names.join(','), ['dependency-upgrade'], change)
+    return Object.fromEntries(s.traps.map((t) => [t.id, t.one_line_because]))
+  }
+
+  it("behavior: named with another engine, a trap for one engine is one line saying so; the service's other traps stay", () => {
+    for (const [names, change] of [
+      [['cloud-db', 'docstore'], undefined],
+      [['cloud-db'], 'cloud-db docstore engine upgrade'],
+    ] as const) {
+      const r = oneLine([...names], change)
+      expect(r['cloud-db-rewind-rowstore-only'], String(change)).toBe(
+        'written for rowstore, and your change names docstore',
+      )
+      expect(r['cloud-db-failover-cache'], String(change)).toBeUndefined()
+    }
+  })
+
+  it('behavior: named with its own engine (by id, alias or the name asked), or with none, it stays in full', () => {
+    expect(oneLine(['cloud-db', 'rowstore'])['cloud-db-rewind-rowstore-only']).toBeUndefined()
+    expect(oneLine(['cloud-db'], 'upgrade the rows engine')['cloud-db-rewind-rowstore-only']).toBeUndefined()
+    expect(oneLine(['cloud-db-rowstore'])['cloud-db-rewind-rowstore-only']).toBeUndefined()
+    expect(oneLine(['cloud-db'])['cloud-db-rewind-rowstore-only']).toBeUndefined()
+  })
+})
