@@ -664,6 +664,7 @@ export function standingMarkdown(
         '- `block` guards harm that cannot be undone: an input you cannot read stops it as a failure would. `advice`: weigh it and note in the plan what you could not read. `defer`: go ahead only once the named approver accepts the risk in writing. Never approve an exception yourself.',
         '- "Applies because" says which action(s) and facts brought an item; "Kept until you answer" names a fact you left out and the answer that drops the item.',
         '- "Worked out for this situation" turns a share into a count for your answered facts; "In an emergency" is the path to take when the change restores service now.',
+        '- "Your plan must also say" lists what no item can know, because it is your own situation (its windows, owners, order and the signal that shows it worked): write each into the plan.',
         '- A revert to the last known-good state is never held back by any gate or rule. A playbook that fits the situation is named with where to get its steps.',
         '',
         ...(asked?.technologies

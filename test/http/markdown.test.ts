@@ -47,7 +47,12 @@ describe('Markdown answers over HTTP', () => {
         .map((r) => r.id),
     )
     const label = (g: (typeof gates)[number]) => (advice.has(g.id) ? 'advice' : g.check_spec.on_fail)
-    const boxes = body.split('\n').filter((l) => l.startsWith('- [ ] '))
+    // An item's box opens with its id; a plan point's (what the plan must also say) with its words.
+    const boxes = body.split('\n').filter((l) => l.startsWith('- [ ] `'))
+    const points = json.plan_points as { id: string }[]
+    expect(body.split('\n').filter((l) => l.startsWith('- [ ] ') && !l.startsWith('- [ ] `'))).toHaveLength(
+      points.length,
+    )
     expect(boxes.map((l) => /`([^`]+)`/.exec(l)?.[1])).toEqual(gates.map((g) => g.id))
     for (const [n, g] of gates.entries()) expect(boxes[n]).toContain(`(${label(g)})`)
     expect(body.match(/^ {2}- Check: /gm)?.length).toBe(gates.length)
