@@ -2,7 +2,8 @@
  * An answer never slows a fast path and never asks for what cannot exist (#43 item 1). Applied to a
  * situated answer's items before they are ranked:
  * - outside production (`production=false`, a CI or build change included): only items that guard
- *   irreversible harm and never stage, wait or ask for approval;
+ *   irreversible harm and never stage, wait or ask for approval, and the traps the change's own
+ *   words tell (its mechanics: they never slow it);
  * - in an emergency (`emergency=true`): nothing that stages, waits or asks for approval, unless
  *   the item has an emergency path of its own (`in_an_emergency`, which never waits);
  * - an item that an unanswered fact keeps only as if its answer were yes (`kubernetes`,
@@ -140,7 +141,11 @@ export function doNoHarm(
   const rules = items.rules.filter((r) =>
     keep(r.id, harm.rules[r.id], items.because[r.id], r.in_an_emergency !== undefined),
   )
-  // A trap of a named technology is its own evidence; outside production only the irreversible ones.
-  const traps = items.traps.filter((t) => path !== 'outside-production' || t.severity === 'irreversible')
+  // A trap of a named technology is its own evidence, and it never stages, waits or asks: outside
+  // production the irreversible ones come, and those the change's own words tell (a CI change's
+  // own mechanics, an artifact action refusing a second upload, break the very thing it changes).
+  const traps = items.traps.filter(
+    (t) => path !== 'outside-production' || t.severity === 'irreversible' || (t.matched?.score ?? 0) > 0,
+  )
   return { gates, rules, traps, questions: [...open.values()], left_out }
 }

@@ -9,9 +9,11 @@ import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { doNoHarm } from '../../gateway/datasets/do-no-harm.js'
+import type { SelectedTrap } from '../../gateway/datasets/trap-selection.js'
 import type { PublishedGate, PublishedRule } from '../../schema/datasets.js'
 import type { TrapFile } from '../../schema/traps.js'
 import { harmMap } from '../support/do-no-harm.js'
+import { fixtureTrap } from '../support/trap-fixture.js'
 
 const kindOf = async (id: string) =>
   (parse(await readFile(`content/traps/${id}.yaml`, 'utf8')) as TrapFile).kind
@@ -144,5 +146,26 @@ describe('items that do not fit the technologies named never come', () => {
       ).rules.length === 1
     expect(held('renew the certificate, IAM policy names the old zone')).toBe(false)
     expect(held('give the triage agent a token to read support tickets')).toBe(true)
+  })
+
+  it("behavior: outside production a trap comes when it is irreversible or the change's own words tell it", async () => {
+    const harm = await harmMap()
+    const trap = (id: string, severity: SelectedTrap['severity'], score: number): SelectedTrap => ({
+      ...fixtureTrap(id, 'A trap.', { severity }),
+      technology: 'github-actions',
+      brought_by: ['dependency-upgrade'],
+      asked_as: ['github-actions'],
+      matched: { score, words: score ? ['artifact'] : [], elsewhere: [] },
+    })
+    const traps = [trap('told', 'outage', 2), trap('untold', 'outage', 0), trap('lost', 'irreversible', 0)]
+    const kept = (facts: Record<string, unknown>) =>
+      doNoHarm(harm, facts, undefined, () => undefined, {
+        gates: [],
+        rules: [],
+        traps,
+        because: {},
+      }).traps.map((t) => t.id)
+    expect(kept({ production: false })).toEqual(['told', 'lost'])
+    expect(kept({ production: true })).toEqual(['told', 'untold', 'lost'])
   })
 })
