@@ -1,10 +1,13 @@
 /**
  * A query that cannot be right (#43 item 1): the facts an agent sends are trusted, so when its own
  * words for the change contradict one, the answer says which fact to re-check and what answering it
- * would change, rather than answer the wrong situation quietly. Only `emergency` is read this way:
- * a deadline within the hour told as a routine change gets the planned path's waits, and a
- * maintenance window told as an emergency loses the checks a planned change has time for.
+ * would change, rather than answer the wrong situation quietly. Two facts are read this way:
+ * `emergency` (a deadline within the hour told as a routine change gets the planned path's waits,
+ * and a maintenance window told as an emergency loses the checks a planned change has time for) and
+ * `removes_objects` (told yes for a change whose words take nothing away, it brings the deletion
+ * checks: an owner to ask, a disuse window, a stop when usage cannot be read).
  */
+import { premisesNamedBy } from './change-match.js'
 
 /** The longest deadline, in minutes, that makes a change an emergency. */
 export const EMERGENCY_DEADLINE_MINUTES = 120
@@ -19,22 +22,32 @@ const PLANNED = /\b(planned|scheduled|weekly|monthly|routine|maintenance window|
 /** Notes naming a fact the change's own words contradict; none when they agree. */
 export function rechecks(facts: Record<string, unknown>, change: string | undefined): string[] {
   if (change === undefined) return []
+  return [...emergencyRecheck(facts, change), ...removesRecheck(facts, change)]
+}
+
+function emergencyRecheck(facts: Record<string, unknown>, change: string): string[] {
   const sent = `emergency=${facts.emergency ?? 'unanswered'}`
   if (facts.emergency !== true) {
     const deadline = DEADLINE.exec(change)
     const minutes = deadline ? Number(deadline[1]) * (/^h/.test(deadline[2] ?? '') ? 60 : 1) : Infinity
     const said = minutes <= EMERGENCY_DEADLINE_MINUTES ? deadline?.[0] : URGENT.exec(change)?.[0]
-    if (said)
-      return [
-        `re-check emergency: your change says "${said}" and ${sent} was sent; if it must land before a deadline or during an outage, ask again with emergency=true (then only what stops harm comes, and nothing waits)`,
-      ]
+    return said
+      ? [
+          `re-check emergency: your change says "${said}" and ${sent} was sent; if it must land before a deadline or during an outage, ask again with emergency=true (then only what stops harm comes, and nothing waits)`,
+        ]
+      : []
   }
-  if (facts.emergency === true) {
-    const said = PLANNED.exec(change)?.[0]
-    if (said)
-      return [
+  const said = PLANNED.exec(change)?.[0]
+  return said
+    ? [
         `re-check emergency: your change says "${said}" and ${sent} was sent; a planned change has time for the checks an emergency skips: ask again with emergency=false`,
       ]
-  }
-  return []
+    : []
+}
+
+function removesRecheck(facts: Record<string, unknown>, change: string): string[] {
+  if (facts.removes_objects !== true || premisesNamedBy(change)('deletion')) return []
+  return [
+    're-check removes_objects: your change names nothing it deletes, drops or removes and removes_objects=true was sent; if it takes nothing away that others use, ask again with removes_objects=false (then the deletion checks leave)',
+  ]
 }

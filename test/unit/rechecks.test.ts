@@ -36,4 +36,15 @@ describe('re-checking a fact the change contradicts', () => {
     expect(note).toContain('re-check emergency')
     expect(note).toContain('emergency=false')
   })
+
+  it('behavior: removes_objects told yes for a change whose words take nothing away asks to re-check it', () => {
+    const [note] = rechecks(
+      { removes_objects: true },
+      'enable uniform bucket-level access on the media bucket',
+    )
+    expect(note).toContain('re-check removes_objects')
+    expect(note).toContain('removes_objects=false')
+    expect(rechecks({ removes_objects: true }, 'drop the legacy orders column')).toEqual([])
+    expect(rechecks({ removes_objects: false }, 'enable uniform bucket-level access')).toEqual([])
+  })
 })

@@ -1,0 +1,60 @@
+/**
+ * Issue 43, items whose inputs cannot exist: whether an item fits is decided by the technologies the
+ * change acts on, the ones its own words name, not by names given for context. A memcached upgrade
+ * that names the database behind it for context gets no database restore test.
+ */
+import { describe, expect, it } from 'vitest'
+import { actedOn } from '../../gateway/datasets/acted-on.js'
+import { doNoHarm } from '../../gateway/datasets/do-no-harm.js'
+import type { PublishedGate } from '../../schema/datasets.js'
+import type { TrapsBundle } from '../../schema/traps.js'
+import { harmMap } from '../support/do-no-harm.js'
+import { fixtureTrap } from '../support/trap-fixture.js'
+
+const file = (technology: string, name: string, kind: 'cache' | 'database', aliases: string[] = []) => ({
+  technology,
+  name,
+  kind,
+  aliases,
+  traps: [fixtureTrap(`${technology}-a`, 'A.')],
+})
+const bundle: TrapsBundle = {
+  technologies: [
+    file('memcached', 'Memcached', 'cache', ['memcache']),
+    file('aws-aurora', 'Amazon Aurora', 'database', ['aurora']),
+  ],
+}
+const named = [
+  { name: 'memcached', id: 'memcached' },
+  { name: 'aws-aurora', id: 'aws-aurora' },
+]
+const ids = (change?: string) => actedOn(named, change, bundle).map((r) => r.id)
+
+describe('the technologies a change acts on', () => {
+  it('behavior: the names the change says (id, alias or display name) are the ones it acts on', () => {
+    expect(ids('upgrade memcached 1.6.9 to 1.6.22 and restart in batches')).toEqual(['memcached'])
+    expect(ids('flush the memcache pool')).toEqual(['memcached'])
+    expect(ids('resize the Amazon Aurora writer')).toEqual(['aws-aurora'])
+    expect(ids('upgrade memcached; aurora takes the misses')).toEqual(['memcached', 'aws-aurora'])
+  })
+
+  it('behavior: a change that names none of them, or no change, leaves every name', () => {
+    expect(ids('upgrade the cache tier')).toEqual(['memcached', 'aws-aurora'])
+    expect(ids(undefined)).toEqual(['memcached', 'aws-aurora'])
+  })
+
+  it('behavior: a database restore test does not fit a memcached upgrade that names the database for context', async () => {
+    const harm = await harmMap()
+    const gate = 'latest-backup-restored-and-checked'
+    const kinds: Record<string, string> = { memcached: 'cache', 'aws-aurora': 'database' }
+    const held = (change: string) =>
+      doNoHarm(harm, { production: true }, actedOn(named, change, bundle), (id) => kinds[id], {
+        gates: [{ id: gate } as PublishedGate],
+        rules: [],
+        traps: [],
+        because: { [gate]: { action: 'dependency-upgrade', matched: {} } },
+      }).gates.length === 1
+    expect(held('upgrade memcached in place, 144 nodes')).toBe(false)
+    expect(held('upgrade the aurora cluster engine')).toBe(true)
+  })
+})
