@@ -17,7 +17,7 @@ export const PlanPoint = z.strictObject({
   applies_to: z.array(Action).min(1).optional(),
   /** Alternatives over the situation facts; absent: always. */
   applies_when: AppliesWhen.optional(),
-  /** Words that, in the agent's `change`, bring it whatever the facts say. */
+  /** Words that, in the agent's `change`, bring it whatever the facts say; alone, only they bring it. */
   change_words: z
     .array(z.string().regex(/^[a-z0-9]+$/))
     .min(1)

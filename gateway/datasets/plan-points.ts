@@ -4,7 +4,8 @@
  * with `production` taken as yes and `emergency` as no when unanswered (the routine change, as
  * do-no-harm.ts reads them); any other unanswered fact keeps it out, so a point never rests on a
  * guess. A point with `change_words` also comes when the agent's change says one of them (a
- * certificate expiring today brings the fallback point whatever `emergency` says).
+ * certificate expiring today brings the fallback point whatever `emergency` says); with no
+ * `applies_when`, only those words bring it (a copy or a move, said in the change).
  */
 import { type PlanPoint, type PublishedPlanPoint, pointActions } from '../../schema/plan-points.js'
 import { appliesBecause, type Fact, type Situation, situationActions } from '../../schema/situation.js'
@@ -32,6 +33,8 @@ export function planPoints(
   const holds = (p: PlanPoint) => {
     // A point for some actions needs one of them named: a situation of facts alone is not an upgrade.
     if (p.applies_to && !named.some((a) => p.applies_to?.includes(a as never))) return false
+    // A point told only by words comes only when the change says one of them.
+    if (!p.applies_when && p.change_words) return false
     const why = appliesBecause({ applies_to: pointActions(p), applies_when: p.applies_when }, routine, facts)
     return why !== undefined && !why.unanswered?.length
   }

@@ -26,7 +26,7 @@ const ids = (situation: Situation, change?: string) =>
 /** Points whose every alternative needs the answered value `value` of `fact`. */
 const needing = (fact: string, value: unknown) =>
   points.filter((p) => p.applies_when?.every((alt) => alt[fact] === value)).map((p) => p.id)
-const always = points.filter((p) => !p.applies_when && !p.applies_to).map((p) => p.id)
+const always = points.filter((p) => !p.applies_when && !p.applies_to && !p.change_words).map((p) => p.id)
 
 describe('plan points', () => {
   it('behavior: the content file reads as written: every condition names a fact, no id twice', () => {
