@@ -177,7 +177,13 @@ function workedLine(
 ): string[] {
   if (!worked?.length) return []
   const others = all.filter((t) => !worked.some((w) => w.name === t.name))
-  const written = others.map((t) => `${t.name} = ${t.value}${/^[%×]/.test(t.unit) ? '' : ' '}${t.unit}`)
+  // A count of stages cannot exceed the targets: with fewer targets, each target is one stage.
+  const targets = worked.find((w) => w.fact === 'targets')?.answered
+  const fewer = (t: (typeof all)[number]) => t.unit === 'stages' && targets !== undefined && targets < t.value
+  const written = others.map(
+    (t) =>
+      `${t.name} = ${t.value}${/^[%×]/.test(t.unit) ? '' : ' '}${t.unit}${fewer(t) ? ` (${targets} targets: one stage each)` : ''}`,
+  )
   const counts = worked.map((w) => `${w.text} (${w.name}, ${w.value}${w.unit} of ${w.fact}=${w.answered})`)
   return [`- Worked out for this situation: ${[...counts, ...written].join('; ')}.`]
 }

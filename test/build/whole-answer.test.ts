@@ -149,6 +149,19 @@ describe('the whole answer for the change at hand', () => {
         `Worked out for this situation: ${label}at most ${expected} of ${targets} targets`,
       )
     }
+    // A count of stages above the targets answered reads as one stage per target.
+    const stages = content.thresholds.find((t) => t.unit === 'stages')
+    if (!stages) throw new Error('no threshold counts stages')
+    const few = stages.value - 1
+    const small = answer('lessons', { ...ROUTINE, targets: String(few), format: 'agents-md' }).markdown?.()
+    expect(small).toContain(`${stages.name} = ${stages.value} stages (${few} targets: one stage each)`)
+    const large = answer('lessons', {
+      ...ROUTINE,
+      targets: String(stages.value),
+      format: 'agents-md',
+    }).markdown?.()
+    expect(large).toContain(`${stages.name} = ${stages.value} stages;`)
+    expect(large).not.toContain('one stage each')
     // Unanswered targets: nothing to work out, the rule as written stands alone.
     const { payload } = answer('lessons', { action: 'deploy', emergency: 'false' })
     expect(payload.worked_out?.['stage-every-production-change']).toBeUndefined()
