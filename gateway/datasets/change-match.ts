@@ -52,6 +52,19 @@ const SAME_AS: Record<string, string> = {
   host: 'node',
   instance: 'node',
   machine: 'node',
+  // Making a value or a size bigger or smaller, however said ("raise the disk", "a bigger disk").
+  raise: 'increase',
+  bigger: 'increase',
+  larger: 'increase',
+  extend: 'increase',
+  widen: 'increase',
+  lower: 'decrease',
+  smaller: 'decrease',
+  reduce: 'decrease',
+  // A block device a workload keeps its data on ("persistence size" in a chart is its disk).
+  disk: 'volume',
+  persistence: 'volume',
+  pvc: 'volume',
 }
 const SAME_STEM = new Map(Object.entries(SAME_AS).map(([w, same]) => [suffixStem(w), suffixStem(same)]))
 

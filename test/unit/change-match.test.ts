@@ -228,6 +228,25 @@ describe('change in selection and ranking', () => {
     expect(m.get('cache-add-server-remaps')?.words).toEqual(['grow', 'nodes'])
   })
 
+  it('behavior: a bigger or smaller value meets however it is said, and a disk is a volume; raising is not adding', () => {
+    expect(stem('raise')).toBe(stem('bigger'))
+    expect(stem('lowering')).toBe(stem('reduce'))
+    expect(stem('persistence')).toBe(stem('volume'))
+    expect(stem('pvc')).toBe(stem('disk'))
+    expect(stem('raise')).not.toBe(stem('add'))
+    expect(stem('raise')).not.toBe(stem('lower'))
+    const m = matchChange('raise the postgresql persistence size in the chart values', [
+      {
+        id: 'set-volume-template-immutable',
+        trap: "Changing a set's volume template (a bigger disk) is rejected.",
+        probe: 'p',
+        stop_if: 's',
+        safe_path: 'x',
+      },
+    ])
+    expect(m.get('set-volume-template-immutable')?.words).toEqual(['raise', 'persistence'])
+  })
+
   it("behavior: an alias of several words names a part of the technology, and its words are the change's own", () => {
     const vpc: TrapsBundle = {
       technologies: [
