@@ -15,6 +15,8 @@ const UPGRADE_WORDS = new Set(['upgrade', 'migrate', 'bump', 'update', 'move'].m
 const BEFORE = 4
 const AFTER = 4
 const VERSION = /^v?\d+(\.[\dx]+)*$/
+/** Words that join one version to the next ("from 3.13 to 4.0", "2.6 then 2.7"). */
+const JOINED = new Set(['to', 'then', 'and', 'through'])
 
 /** The change's words, versions kept whole ("8.4", "v3"). */
 const tokensOf = (change: string) =>
@@ -44,7 +46,17 @@ export function changeVersions(
       for (let i = 0; i + phrase.length <= tokens.length; i++) {
         if (!phrase.every((w, k) => tokens[i + k] === w)) continue
         const before = tokens.slice(Math.max(0, i - BEFORE), i)
-        const after = tokens.slice(i + phrase.length, i + phrase.length + AFTER)
+        const start = i + phrase.length
+        const after = tokens.slice(start, start + AFTER)
+        // A version in reach carries the ones joined to it ("cluster from 3.13 to 4.0").
+        const last = after.findLastIndex((t) => VERSION.test(t))
+        if (last >= 0) {
+          let end = start + last + 1
+          while (JOINED.has(tokens[end] ?? '') && VERSION.test(tokens[end + 1] ?? '')) {
+            if (end + 1 >= start + AFTER) after.push(tokens[end + 1] as string)
+            end += 2
+          }
+        }
         const versions = after.filter((t) => VERSION.test(t)).map((t) => t.replace(/^v/, ''))
         if (before.some((t) => UPGRADE_WORDS.has(stem(t))) || versions.length)
           upgraded.set(f.technology, [...new Set([...(upgraded.get(f.technology) ?? []), ...versions])])

@@ -53,6 +53,22 @@ describe('which technology a change upgrades', () => {
     expect([...upgraded('weekly release', files)]).toEqual([])
   })
 
+  it('behavior: a version in reach carries the versions joined to it, however far the last one stands', () => {
+    const files = bundle.technologies
+    expect(
+      changeVersions('rolling upgrade of metricstore cluster from 2.53 to 3.1', files).get('metricstore'),
+    ).toEqual(['2.53', '3.1'])
+    expect(changeVersions('metricstore 2.6 then 2.7 and 3.0', files).get('metricstore')).toEqual([
+      '2.6',
+      '2.7',
+      '3.0',
+    ])
+    // A version out of reach with none in reach is not the technology's.
+    expect(
+      changeVersions('metricstore on the hosts of the eu cluster to 3.1', files).get('metricstore'),
+    ).toBeUndefined()
+  })
+
   it("behavior: another named technology's upgrade trap is one line saying why; the one upgraded stays in full", () => {
     const r = inFull('upgrade metricstore to v3')
     expect(r.full).toContain('metricstore-v3-drops-old-blocks')
