@@ -15,7 +15,7 @@ import {
   resolveTechnologies,
   type TechnologiesError,
 } from '../../schema/technologies.js'
-import type { Trap, TrapsBundle } from '../../schema/traps.js'
+import type { Trap, TrapFile, TrapsBundle } from '../../schema/traps.js'
 import { compareVersionParts, rangeAdmits, versionParts } from '../../schema/version-range.js'
 import { type ChangeMatch, matchChange, premisesNamedBy } from './change-match.js'
 import { changeVersions } from './upgraded.js'
@@ -207,12 +207,10 @@ function managers(
   named: readonly string[],
   change: string | undefined,
 ): Map<string, string> {
-  const said = new Set(change?.match(/[a-z0-9]+(?:-[a-z0-9]+)*/g) ?? [])
+  const asked = namedOrSaid(named, change)
   const engines = new Map<string, string>()
-  for (const f of bundle.technologies) {
-    const asked = named.includes(f.technology) || [f.technology, ...f.aliases].some((n) => said.has(n))
-    if (asked) for (const e of f.manages ?? []) if (!engines.has(e)) engines.set(e, f.technology)
-  }
+  for (const f of bundle.technologies)
+    if (asked(f)) for (const e of f.manages ?? []) if (!engines.has(e)) engines.set(e, f.technology)
   return engines
 }
 
@@ -221,14 +219,17 @@ function managers(
  * technologies, or said by id or alias in the change or the names asked ("aurora postgresql").
  */
 function enginesNamed(bundle: TrapsBundle, named: readonly string[], words: string): Set<string> {
-  const said = new Set(words.toLowerCase().match(/[a-z0-9]+(?:-[a-z0-9]+)*/g) ?? [])
+  const asked = namedOrSaid(named, words)
   const managed = new Set(bundle.technologies.flatMap((f) => f.manages ?? []))
   return new Set(
-    bundle.technologies
-      .filter((f) => managed.has(f.technology))
-      .filter((f) => named.includes(f.technology) || [f.technology, ...f.aliases].some((n) => said.has(n)))
-      .map((f) => f.technology),
+    bundle.technologies.filter((f) => managed.has(f.technology) && asked(f)).map((f) => f.technology),
   )
+}
+
+/** Whether a technology is among those named, or said in `text` by its id or an alias. */
+function namedOrSaid(named: readonly string[], text: string | undefined): (f: TrapFile) => boolean {
+  const said = new Set(text?.toLowerCase().match(/[a-z0-9]+(?:-[a-z0-9]+)*/g) ?? [])
+  return (f) => named.includes(f.technology) || [f.technology, ...f.aliases].some((n) => said.has(n))
 }
 
 /** The oldest of some versions ("2.53", "3.1.0"); undefined when none reads as a version. */
