@@ -2,7 +2,7 @@
  * A trap for tests that build their own bundle: every field the schema asks for, filled with plain
  * placeholders, and whatever the test is about given in `extra`.
  */
-import type { Trap } from '../../schema/traps.js'
+import type { Trap, TrapFile } from '../../schema/traps.js'
 
 export const fixtureTrap = (id: string, text: string, extra: Partial<Trap> = {}): Trap => ({
   id,
@@ -17,3 +17,12 @@ export const fixtureTrap = (id: string, text: string, extra: Partial<Trap> = {})
   read_on: '2026-11-27',
   ...extra,
 })
+
+/** A technology file for tests: its id, display name and kind, its traps, and whatever else in `extra`. */
+export const fixtureTechnology = (
+  technology: string,
+  name: string,
+  kind: TrapFile['kind'],
+  traps: Trap[],
+  extra: Partial<TrapFile> = {},
+): TrapFile => ({ technology, name, kind, aliases: [], traps, ...extra })

@@ -9,19 +9,16 @@ import { doNoHarm } from '../../gateway/datasets/do-no-harm.js'
 import type { PublishedGate } from '../../schema/datasets.js'
 import type { TrapsBundle } from '../../schema/traps.js'
 import { harmMap } from '../support/do-no-harm.js'
-import { fixtureTrap } from '../support/trap-fixture.js'
+import { fixtureTechnology, fixtureTrap } from '../support/trap-fixture.js'
 
-const file = (technology: string, name: string, kind: 'cache' | 'database', aliases: string[] = []) => ({
-  technology,
-  name,
-  kind,
-  aliases,
-  traps: [fixtureTrap(`${technology}-a`, 'A.')],
-})
 const bundle: TrapsBundle = {
   technologies: [
-    file('memcached', 'Memcached', 'cache', ['memcache']),
-    file('aws-aurora', 'Amazon Aurora', 'database', ['aurora']),
+    fixtureTechnology('memcached', 'Memcached', 'cache', [fixtureTrap('memcached-a', 'A.')], {
+      aliases: ['memcache'],
+    }),
+    fixtureTechnology('aws-aurora', 'Amazon Aurora', 'database', [fixtureTrap('aws-aurora-a', 'A.')], {
+      aliases: ['aurora'],
+    }),
   ],
 }
 const named = [

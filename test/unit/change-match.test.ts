@@ -63,6 +63,9 @@ const kafka: TrapsBundle = {
 }
 const asked = [{ name: 'kafka', id: 'kafka' }]
 
+/** A trap told only in its line: probe, stop-if and safe path share no word with any change here. */
+const lineOnly = (id: string, trap: string) => ({ id, trap, probe: 'p', stop_if: 's', safe_path: 'x' })
+
 describe('reading change', () => {
   it('behavior: stems meet the forms an engineer writes (adding/add, partitions/partition, raising/raise)', () => {
     expect(stem('adding')).toBe(stem('add'))
@@ -217,13 +220,7 @@ describe('change in selection and ranking', () => {
     expect(stem('hosts')).toBe(stem('instances'))
     expect(stem('grow')).not.toBe(stem('nodes'))
     const m = matchChange('grow the pool from six to eight nodes', [
-      {
-        id: 'cache-add-server-remaps',
-        trap: 'Adding a server remaps most keys.',
-        probe: 'p',
-        stop_if: 's',
-        safe_path: 'x',
-      },
+      lineOnly('cache-add-server-remaps', 'Adding a server remaps most keys.'),
     ])
     expect(m.get('cache-add-server-remaps')?.words).toEqual(['grow', 'nodes'])
   })
@@ -236,13 +233,10 @@ describe('change in selection and ranking', () => {
     expect(stem('raise')).not.toBe(stem('add'))
     expect(stem('raise')).not.toBe(stem('lower'))
     const m = matchChange('raise the postgresql persistence size in the chart values', [
-      {
-        id: 'set-volume-template-immutable',
-        trap: "Changing a set's volume template (a bigger disk) is rejected.",
-        probe: 'p',
-        stop_if: 's',
-        safe_path: 'x',
-      },
+      lineOnly(
+        'set-volume-template-immutable',
+        "Changing a set's volume template (a bigger disk) is rejected.",
+      ),
     ])
     expect(m.get('set-volume-template-immutable')?.words).toEqual(['raise', 'persistence'])
   })

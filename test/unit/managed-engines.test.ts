@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { rank } from '../../gateway/datasets/ranking.js'
 import { selectTraps } from '../../gateway/datasets/trap-selection.js'
 import type { Trap, TrapsBundle } from '../../schema/traps.js'
-import { fixtureTrap } from '../support/trap-fixture.js'
+import { fixtureTechnology, fixtureTrap } from '../support/trap-fixture.js'
 
 const trap = (id: string, text: string, needsServer = false): Trap =>
   fixtureTrap(id, text, needsServer ? { needs_server: true } : {})
@@ -94,33 +94,22 @@ describe('traps that need the server, beside a managed service', () => {
 describe('traps written for one engine of a service that runs several', () => {
   const engines: TrapsBundle = {
     technologies: [
-      {
-        technology: 'rowstore',
-        name: 'Rowstore',
-        kind: 'database',
+      fixtureTechnology('rowstore', 'Rowstore', 'database', [trap('rowstore-a', 'A.')], {
         aliases: ['rows'],
-        traps: [trap('rowstore-a', 'A.')],
-      },
-      {
-        technology: 'docstore',
-        name: 'Docstore',
-        kind: 'database',
-        aliases: [],
-        traps: [trap('docstore-a', 'A.')],
-      },
-      {
-        technology: 'cloud-db',
-        name: 'Cloud DB',
-        kind: 'database',
-        aliases: ['cloud-db-rowstore'],
-        manages: ['rowstore', 'docstore'],
-        traps: [
+      }),
+      fixtureTechnology('docstore', 'Docstore', 'database', [trap('docstore-a', 'A.')]),
+      fixtureTechnology(
+        'cloud-db',
+        'Cloud DB',
+        'database',
+        [
           fixtureTrap('cloud-db-rewind-rowstore-only', 'Rewinding the cluster loses writes.', {
             engine: 'rowstore',
           }),
           fixtureTrap('cloud-db-failover-cache', 'Clients cache the old writer after failover.'),
         ],
-      },
+        { aliases: ['cloud-db-rowstore'], manages: ['rowstore', 'docstore'] },
+      ),
     ],
   }
   const oneLine = (names: string[], change?: string) => {
