@@ -470,13 +470,13 @@ function inRankOrder(rules: readonly PublishedRule[], ranked: readonly RankedLin
   return [...rules].sort((a, b) => place(a.id) - place(b.id))
 }
 
-/** Everything else that applies, one line each: not dropped, only ranked below the limit. */
 /**
  * The also-consider lines an answer prints with their title and why; the rest are named by id on
  * one line, in the same order, so a long list never buries the few that come first.
  */
 export const ALSO_CONSIDER_LINES = 10
 
+/** Everything else that applies, one line each: not dropped, only ranked below the limit. */
 function alsoConsider(items: readonly RankedLine[] | undefined): string[] {
   if (!items?.length) return []
   const shown = items.slice(0, ALSO_CONSIDER_LINES)

@@ -172,7 +172,14 @@ const PREMISE_STEMS = Object.fromEntries(
  * else when the change holds one of the premise's words.
  */
 export function premisesNamedBy(change: string | undefined): (premise: Premise | undefined) => boolean {
-  const said = change === undefined ? undefined : [...wordsOf(change).keys()]
+  return premisesNamedIn(change === undefined ? undefined : wordsOf(change))
+}
+
+/** premisesNamedBy for a change whose words (wordsOf) the caller has already read. */
+export function premisesNamedIn(
+  words: ReadonlyMap<string, string> | undefined,
+): (premise: Premise | undefined) => boolean {
+  const said = words === undefined ? undefined : [...words.keys()]
   return (premise) =>
     premise === undefined || said === undefined || said.some((s) => PREMISE_STEMS[premise].has(s))
 }

@@ -22,7 +22,7 @@ import type { PublishedGate, PublishedRule } from '../../schema/datasets.js'
 import type { HarmBundle, HarmEntry } from '../../schema/harm.js'
 import type { AppliesBecause } from '../../schema/situation.js'
 import type { ResolvedTechnology } from '../../schema/technologies.js'
-import { premisesNamedBy, stem, wordsOf } from './change-match.js'
+import { premisesNamedIn, stem, wordsOf } from './change-match.js'
 import type { SelectedTrap } from './trap-selection.js'
 
 /** A question whose answer would add items the answer left out, and how many. */
@@ -74,7 +74,8 @@ export function doNoHarm(
   const named = onFile.length ? onFile : undefined
   const kinds = new Set(named?.map((t) => kindOf(t.id as string)))
   const said = change ? wordsOf(change) : new Map<string, string>()
-  const namesPremise = premisesNamedBy(change)
+  // The change's words, read once above, also say which premises it names.
+  const namesPremise = premisesNamedIn(change === undefined ? undefined : said)
 
   const keep = (
     id: string,
