@@ -15,13 +15,10 @@ export const HarmEntry = z.strictObject({
   /** The kinds of technology its inputs exist for; absent: any. */
   fits: z.array(z.enum(TECHNOLOGY_KINDS)).optional(),
   /**
-   * Words that, in the agent's `change`, say the change takes a form the item's inputs do not exist
-   * for (a deletion by retention or lifecycle age names no objects to resolve); absent: none.
+   * A premise that, named in the agent's `change`, says the change takes a form the item's inputs do
+   * not exist for (a deletion by retention or lifecycle age names no objects to resolve); absent: none.
    */
-  unless_change: z
-    .array(z.string().regex(/^[a-z0-9]+$/))
-    .min(1)
-    .optional(),
+  unless_premise: z.enum(PREMISE_IDS).optional(),
   /** Words that, in the agent's `change`, say the change already does what the item asks; absent: none. */
   done_by: z
     .array(z.string().regex(/^[a-z0-9]+$/))

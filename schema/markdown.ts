@@ -203,6 +203,13 @@ const thresholdLine = (ts: PublishedGate['thresholds']) =>
     ? `Thresholds: ${ts.map((t) => `${t.name} = ${t.value}${/^[%×]/.test(t.unit) ? '' : ' '}${t.unit}`).join('; ')}.`
     : ''
 
+/**
+ * An input that cannot be read differs from one the change does not have: a bucket rule has no
+ * app code to compare owners in. Absent is no failure, so a literal agent does not stall on it.
+ */
+const ABSENT_INPUT =
+  'An input this change does not have (nothing of its kind exists here) is no failure: say so in the plan.'
+
 /** What a failed gate means, by when it is checked: only a before-check can hold a change back. */
 function failureLine(g: PublishedGate, revert: boolean, advice: boolean): string {
   const spec = g.check_spec
@@ -217,15 +224,15 @@ function failureLine(g: PublishedGate, revert: boolean, advice: boolean): string
     return `${head} the revert has not finished; keep reverting, never wait, and tell ${who} at once.`
   if (g.when === 'after')
     return spec.on_fail === 'block'
-      ? `${head} the change is not done: roll it back or fix it forward, and tell ${who} at once.`
-      : `${head} tell ${who}, who decides in writing whether the change stays.`
+      ? `${head} the change is not done: roll it back or fix it forward, and tell ${who} at once. ${ABSENT_INPUT}`
+      : `${head} tell ${who}, who decides in writing whether the change stays. ${ABSENT_INPUT}`
   if (g.when === 'between-stages')
     return spec.on_fail === 'block'
-      ? `${head} do not widen; hold, or roll back the stages done; only ${who} may decide otherwise.`
-      : `${head} widen only once ${who} accepts the risk in writing.`
+      ? `${head} do not widen; hold, or roll back the stages done; only ${who} may decide otherwise. ${ABSENT_INPUT}`
+      : `${head} widen only once ${who} accepts the risk in writing. ${ABSENT_INPUT}`
   return spec.on_fail === 'block'
-    ? `${head} block, do not go ahead; only ${who} may decide otherwise.`
-    : `${head} defer, go ahead only once ${who} accepts the risk in writing.`
+    ? `${head} block, do not go ahead; only ${who} may decide otherwise. ${ABSENT_INPUT}`
+    : `${head} defer, go ahead only once ${who} accepts the risk in writing. ${ABSENT_INPUT}`
 }
 
 /** What every item's lines need from the answer around it. */
@@ -295,7 +302,7 @@ function unreadableRule(r: PublishedRule, c: Context): string {
   if (c.first)
     return `Cannot check it in time: note it in the plan and tell ${who}; never hold the fix for it.`
   if (c.adviceRules?.has(r.id)) return `Cannot check it: advice; note it in the plan and tell ${who}.`
-  return `Cannot check it: stop; only ${who} may waive it.`
+  return `Cannot check it: stop; only ${who} may waive it. ${ABSENT_INPUT}`
 }
 
 function ruleLines(r: PublishedRule, c: Context): string[] {

@@ -22,6 +22,8 @@ export const PREMISES = {
   /** The change deletes data or resources (not only moves, compacts or tiers them). */
   deletion:
     'delete deleting deletion drop purge truncate remove removal wipe destroy cleanup clean prune retire decommission',
+  /** The change deletes by age through the store itself: a retention, TTL or lifecycle rule. */
+  'deletion-by-age': 'retention ttl lifecycle expire expiry expiration',
   /** The change moves money or writes what must not happen twice (a charge, a refund, an order). */
   money:
     'payment payments charge charges billing invoice invoices refund refunds transfer transfers ledger purchase checkout money wallet order orders',

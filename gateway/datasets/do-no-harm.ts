@@ -88,9 +88,8 @@ export function doNoHarm(
       left_out.push(`${id}: its inputs do not exist for ${named.map((t) => t.name).join(', ')}`)
       return false
     }
-    const form = e.unless_change?.map(stem).find((s) => said.has(s))
-    if (form) {
-      left_out.push(`${id}: its inputs do not exist for a change by ${said.get(form)}`)
+    if (e.unless_premise && change !== undefined && namesPremise(e.unless_premise)) {
+      left_out.push(`${id}: its inputs do not exist for a change of this form (${e.unless_premise})`)
       return false
     }
     const done = e.done_by?.map(stem).find((s) => said.has(s))

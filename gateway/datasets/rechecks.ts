@@ -4,7 +4,7 @@
  * would change, rather than answer the wrong situation quietly. Two facts are read this way:
  * `emergency` (a deadline within the hour told as a routine change gets the planned path's waits,
  * and a maintenance window told as an emergency loses the checks a planned change has time for) and
- * `removes_objects` (told yes for a change whose words take nothing away, it brings the deletion
+ * `removes_objects` (told yes for a change whose words take nothing away, nor delete by age, it brings the deletion
  * checks: an owner to ask, a disuse window, a stop when usage cannot be read).
  */
 import { premisesNamedBy } from './change-match.js'
@@ -46,7 +46,9 @@ function emergencyRecheck(facts: Record<string, unknown>, change: string): strin
 }
 
 function removesRecheck(facts: Record<string, unknown>, change: string): string[] {
-  if (facts.removes_objects !== true || premisesNamedBy(change)('deletion')) return []
+  const names = premisesNamedBy(change)
+  // Lowering a retention or a lifecycle age deletes what falls outside it: that is a deletion too.
+  if (facts.removes_objects !== true || names('deletion') || names('deletion-by-age')) return []
   return [
     're-check removes_objects: your change names nothing it deletes, drops or removes and removes_objects=true was sent; if it takes nothing away that others use, ask again with removes_objects=false (then the deletion checks leave)',
   ]

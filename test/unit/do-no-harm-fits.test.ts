@@ -70,11 +70,18 @@ describe('items that do not fit the technologies named never come', () => {
         'lifecycle rule expiring noncurrent versions after 30 days',
       )
       expect(byAge.held, gate).toBe(false)
-      expect(byAge.left_out.join(' '), gate).toContain('a change by lifecycle')
+      expect(byAge.left_out.join(' '), gate).toContain('a change of this form (deletion-by-age)')
     }
     expect(
       (await kept('delete-ids-resolve-to-intended-type', 'kafka', {}, 'lower retention.ms to 24h')).held,
     ).toBe(false)
+    // The store deletes by age, not the agent's credential: no block on what that credential may delete.
+    const credential = 'agent-cannot-delete-production'
+    const lifecycle = 'bucket lifecycle rule: coldline at 90 days, delete at 400 days'
+    expect((await kept(credential, 'gcp-cloud-storage', {}, 'delete the 40 scratch prefixes')).held).toBe(
+      true,
+    )
+    expect((await kept(credential, 'gcp-cloud-storage', {}, lifecycle)).held).toBe(false)
   })
 
   it('behavior: a name not on file beside one on file leaves the decision to the one on file; names none on file keep the item', async () => {
@@ -114,6 +121,12 @@ describe('items that do not fit the technologies named never come', () => {
     expect(
       (await kept('first-wave-is-small', 'google-cloud-run', routine, 'deploy invoice-web 2.31')).held,
     ).toBe(true)
+    // A tool's rolling deploy sets its own batches; a bucket's rule is one target, nothing to wave.
+    const rolling = await kept('first-wave-is-small', 'aws-ecs', routine, 'routine rolling deploy of api 5.8')
+    expect(rolling.left_out.join(' ')).toContain('already does this (rolling)')
+    const bucket = await kept('first-wave-is-small', 'gcp-cloud-storage', routine, 'bucket lifecycle rule')
+    expect(bucket.held).toBe(false)
+    expect(bucket.left_out.join(' ')).toContain('its inputs do not exist for gcp-cloud-storage')
   })
 
   it("behavior: the access-grant block meets a grant to people, not a fix to a service role's policy", async () => {

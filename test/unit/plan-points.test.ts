@@ -47,12 +47,28 @@ describe('plan points', () => {
     for (const id of emergencyOnly) expect(emergency, id).toContain(id)
     // Unanswered, emergency is the routine change's no.
     const routine = ids({ action: 'dependency-upgrade', facts: { targets: 3 } })
-    for (const id of routineOnly.filter((id) => !points.find((p) => p.id === id)?.applies_to))
+    // Those that need nothing but a routine change come for it.
+    const onlyRoutine = (p: PlanPoint) =>
+      !p.applies_to && p.applies_when?.every((alt) => Object.keys(alt).every((k) => k === 'emergency'))
+    for (const id of routineOnly.filter((id) => onlyRoutine(points.find((p) => p.id === id) as PlanPoint)))
       expect(routine, id).toContain(id)
     for (const id of emergencyOnly) expect(routine, id).not.toContain(id)
     // A revert is the fastest safe fix: told as routine, it still gets nothing that waits.
     const revert = ids({ action: 'revert', facts: { emergency: false, targets: 3 } })
     for (const id of routineOnly) expect(revert, id).not.toContain(id)
+  })
+
+  it('behavior: a planned deletion asks its owner first; an emergency that frees a full disk does not wait to ask', () => {
+    const deleting = { removes_objects: true, targets: 6 }
+    expect(ids({ action: 'config-push', facts: { ...deleting, emergency: false } })).toContain(
+      'owner-asked-before-deleting',
+    )
+    expect(ids({ action: 'config-push', facts: { ...deleting, emergency: true } })).not.toContain(
+      'owner-asked-before-deleting',
+    )
+    expect(ids({ action: 'bulk-delete', facts: { emergency: true } })).not.toContain(
+      'owner-asked-before-deleting',
+    )
   })
 
   it('behavior: the points with no condition come for every situation, emergencies included', () => {

@@ -45,6 +45,8 @@ describe('re-checking a fact the change contradicts', () => {
     expect(note).toContain('re-check removes_objects')
     expect(note).toContain('removes_objects=false')
     expect(rechecks({ removes_objects: true }, 'drop the legacy orders column')).toEqual([])
+    // Lowering a retention deletes what falls outside it: nothing to re-check.
+    expect(rechecks({ removes_objects: true }, 'lower retention.ms on clickstream to 2 days')).toEqual([])
     expect(rechecks({ removes_objects: false }, 'enable uniform bucket-level access')).toEqual([])
   })
 })
