@@ -17,11 +17,15 @@ import {
 } from '../../schema/technologies.js'
 import type { Trap, TrapFile, TrapsBundle } from '../../schema/traps.js'
 import { compareVersionParts, rangeAdmits, versionParts } from '../../schema/version-range.js'
+import { actedOn } from './acted-on.js'
 import { type ChangeMatch, matchChange, premisesNamedBy } from './change-match.js'
 import { changeVersions } from './upgraded.js'
 
 /** The words a trap must share with `change` to come although its actions differ from those asked. */
 export const CHANGE_WORDS_TO_BRING = 2
+
+/** Kinds of technology a change is made with, never only named beside it. */
+const TOOL_KINDS = new Set(['iac', 'ci'])
 
 /** A trap as an answer carries it: the trap, whose it is, and the asked actions that brought it. */
 export interface SelectedTrap extends Trap {
@@ -119,6 +123,9 @@ export function selectTraps(
     covered,
     `${change ?? ''} ${resolved.map((r) => r.name.replace(/-/g, ' ')).join(' ')}`,
   )
+  // Named for context beside what the change acts on (the OS under an agent being upgraded, the
+  // sink it ships to): one shared word ("config", "upgrade") is no sign its trap is met.
+  const context = contextNames(bundle, resolved, covered, change)
   const reasonFor = (id: string, t: Trap) =>
     !namesPremise(t.premise)
       ? `written for a ${t.premise} change, which yours does not name`
@@ -130,7 +137,11 @@ export function selectTraps(
           ? `it needs the server itself, which ${managedBy.get(id)} runs for you`
           : t.engine && engines.size && !engines.has(t.engine)
             ? `written for ${t.engine}, and your change names ${[...engines].join(' and ')}`
-            : undefined
+            : context.names.has(id) &&
+                (matches?.get(t.id)?.words.length ?? 0) < CHANGE_WORDS_TO_BRING &&
+                !t.upgrade_of?.some((u) => context.acting.includes(u))
+              ? `${id} is named beside what your change acts on (${context.acting.join(', ')}), and this trap shares fewer than ${CHANGE_WORDS_TO_BRING} words with it`
+              : undefined
   // Worked out once per trap: the scoring below and each trap's line read it.
   const oneLineBecause = new Map(
     files.flatMap((f) =>
@@ -196,6 +207,34 @@ export function selectTraps(
       `none of the ${traps.length} trap${traps.length === 1 ? '' : 's'} on file for ${covered.join(', ')} and this action is told in your change's words; they are one line each under "also consider"`,
     )
   return { traps, echo: { asked: normalised, covered, not_covered: uncovered, notes }, uncovered }
+}
+
+/**
+ * The names given for context: those on file that the change's own words do not say, when they say
+ * another (acted-on.ts), that no name they say includes (a DNS provider said brings `dns`), and
+ * that are not the tool the change is made with (infrastructure as code, CI: its rollout runs there).
+ */
+function contextNames(
+  bundle: TrapsBundle,
+  resolved: readonly ResolvedTechnology[],
+  covered: readonly string[],
+  change: string | undefined,
+): { names: Set<string>; acting: string[] } {
+  const acting = actedOn(resolved, change, bundle).flatMap((r) => (r.id ? [r.id] : []))
+  const onFile = resolved.filter((r) => r.id)
+  if (!acting.length || acting.length === onFile.length) return { names: new Set(), acting }
+  const brought = bundle.technologies
+    .filter((t) => acting.includes(t.technology))
+    .flatMap((t) => t.includes ?? [])
+  return {
+    names: new Set(
+      covered.filter((id) => {
+        const kind = bundle.technologies.find((t) => t.technology === id)?.kind
+        return !acting.includes(id) && !brought.includes(id) && !TOOL_KINDS.has(kind ?? '')
+      }),
+    ),
+    acting: [...new Set(acting)],
+  }
 }
 
 /**

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { actedOn } from '../../gateway/datasets/acted-on.js'
 import { doNoHarm } from '../../gateway/datasets/do-no-harm.js'
+import { selectTraps } from '../../gateway/datasets/trap-selection.js'
 import type { PublishedGate } from '../../schema/datasets.js'
 import type { TrapsBundle } from '../../schema/traps.js'
 import { harmMap } from '../support/do-no-harm.js'
@@ -53,5 +54,46 @@ describe('the technologies a change acts on', () => {
       }).gates.length === 1
     expect(held('upgrade memcached in place, 144 nodes')).toBe(false)
     expect(held('upgrade the aurora cluster engine')).toBe(true)
+  })
+
+  it("behavior: a trap of a name given for context needs two of the change's words to be given in full; the tool the change is made with is no context", () => {
+    const traps: TrapsBundle = {
+      technologies: [
+        fixtureTechnology('fluent-bit', 'Fluent Bit', 'observability', [
+          fixtureTrap('fluent-bit-a', 'Upgrading Fluent Bit drops the offsets of the tail input.'),
+        ]),
+        fixtureTechnology('linux', 'Linux', 'runtime', [
+          fixtureTrap('linux-a', 'An sshd config edit with a typo locks out remote access.', {
+            actions: ['config-push'],
+          }),
+          fixtureTrap('linux-b', 'Converting the agent config to YAML on hosts loses its buffers.', {
+            actions: ['config-push'],
+          }),
+        ]),
+        fixtureTechnology('ansible', 'Ansible', 'iac', [
+          fixtureTrap('ansible-a', 'A restart play on a config change hits every host at once.', {
+            actions: ['config-push'],
+          }),
+        ]),
+      ],
+    }
+    const asked = ['fluent-bit', 'linux', 'ansible'].map((id) => ({ name: id, id }))
+    const oneLine = (change: string) =>
+      Object.fromEntries(
+        selectTraps(
+          traps,
+          asked,
+          'fluent-bit,linux,ansible',
+          ['config-push', 'dependency-upgrade'],
+          change,
+        ).traps.map((t) => [t.id, t.one_line_because !== undefined]),
+      )
+    const upgrade = oneLine('upgrade fluent-bit and convert config to yaml on 380 hosts')
+    expect(upgrade['fluent-bit-a']).toBe(false)
+    expect(upgrade['linux-a']).toBe(true)
+    expect(upgrade['linux-b']).toBe(false)
+    expect(upgrade['ansible-a']).toBe(false)
+    // A change that says none of them has no context: every name counts.
+    expect(oneLine('convert config on 380 hosts')['linux-a']).toBe(false)
   })
 })
