@@ -127,6 +127,9 @@ describe('items that do not fit the technologies named never come', () => {
     const bucket = await kept('first-wave-is-small', 'gcp-cloud-storage', routine, 'bucket lifecycle rule')
     expect(bucket.held).toBe(false)
     expect(bucket.left_out.join(' ')).toContain('its inputs do not exist for gcp-cloud-storage')
+    // Nor any item checked between stages or asking for them: a bucket's rule has none.
+    for (const gate of ['no-step-on-stale-telemetry', 'unexplained-warning-halts-rollout'])
+      expect((await kept(gate, 'gcp-cloud-storage', routine, 'bucket lifecycle rule')).held, gate).toBe(false)
   })
 
   it("behavior: the access-grant block meets a grant to people, not a fix to a service role's policy", async () => {
