@@ -71,6 +71,24 @@ describe('plan points', () => {
     )
   })
 
+  it('behavior: a config rewrite names what it keeps; a stateful system is read before the first step, in an emergency too', () => {
+    const rewrite = 'upgrade the log shipper and convert its config to YAML'
+    expect(ids({ action: 'config-push', facts: {} }, rewrite)).toContain('what-a-rewrite-keeps')
+    expect(ids({ action: 'config-push', facts: {} }, 'raise the buffer limit')).not.toContain(
+      'what-a-rewrite-keeps',
+    )
+    for (const emergency of [true, false])
+      expect(ids({ action: 'config-push', facts: { stateful: true, emergency } })).toContain(
+        'starting-state-read-first',
+      )
+    expect(ids({ action: 'config-push', facts: { stateful: false } })).not.toContain(
+      'starting-state-read-first',
+    )
+    expect(ids({ action: 'config-push', facts: { stateful: true, production: false } })).not.toContain(
+      'starting-state-read-first',
+    )
+  })
+
   it('behavior: the points with no condition come for every situation, emergencies included', () => {
     expect(always.length).toBeGreaterThan(0)
     const situations: Situation[] = [
