@@ -206,6 +206,7 @@ const thresholdLine = (ts: PublishedGate['thresholds']) =>
 /**
  * An input that cannot be read differs from one the change does not have: a bucket rule has no
  * app code to compare owners in. Absent is no failure, so a literal agent does not stall on it.
+ * Said once where an answer says how to read its checks, not under every item (the budgets).
  */
 const ABSENT_INPUT =
   'An input this change does not have (nothing of its kind exists here) is no failure: say so in the plan.'
@@ -224,15 +225,15 @@ function failureLine(g: PublishedGate, revert: boolean, advice: boolean): string
     return `${head} the revert has not finished; keep reverting, never wait, and tell ${who} at once.`
   if (g.when === 'after')
     return spec.on_fail === 'block'
-      ? `${head} the change is not done: roll it back or fix it forward, and tell ${who} at once. ${ABSENT_INPUT}`
-      : `${head} tell ${who}, who decides in writing whether the change stays. ${ABSENT_INPUT}`
+      ? `${head} the change is not done: roll it back or fix it forward, and tell ${who} at once.`
+      : `${head} tell ${who}, who decides in writing whether the change stays.`
   if (g.when === 'between-stages')
     return spec.on_fail === 'block'
-      ? `${head} do not widen; hold, or roll back the stages done; only ${who} may decide otherwise. ${ABSENT_INPUT}`
-      : `${head} widen only once ${who} accepts the risk in writing. ${ABSENT_INPUT}`
+      ? `${head} do not widen; hold, or roll back the stages done; only ${who} may decide otherwise.`
+      : `${head} widen only once ${who} accepts the risk in writing.`
   return spec.on_fail === 'block'
-    ? `${head} block, do not go ahead; only ${who} may decide otherwise. ${ABSENT_INPUT}`
-    : `${head} defer, go ahead only once ${who} accepts the risk in writing. ${ABSENT_INPUT}`
+    ? `${head} block, do not go ahead; only ${who} may decide otherwise.`
+    : `${head} defer, go ahead only once ${who} accepts the risk in writing.`
 }
 
 /** What every item's lines need from the answer around it. */
@@ -302,7 +303,7 @@ function unreadableRule(r: PublishedRule, c: Context): string {
   if (c.first)
     return `Cannot check it in time: note it in the plan and tell ${who}; never hold the fix for it.`
   if (c.adviceRules?.has(r.id)) return `Cannot check it: advice; note it in the plan and tell ${who}.`
-  return `Cannot check it: stop; only ${who} may waive it. ${ABSENT_INPUT}`
+  return `Cannot check it: stop; only ${who} may waive it.`
 }
 
 function ruleLines(r: PublishedRule, c: Context): string[] {
@@ -541,7 +542,7 @@ export function checklistMarkdown(format: MarkdownFormat, a: ChecklistAnswer, or
         ...scopeNote(where),
         action === 'revert'
           ? `Revert now, to the last known-good state, in one step. The gates below (${a.checklist.length}) read only what to revert to and the revert's outcome; none of them waits, stages or asks for approval; \`block\` and \`defer\` only say who is told when one fails.`
-          : `The gates below (${a.checklist.length}) are grouped by when each is checked: before the change, between its stages, after it. Read each input listed. \`block\` guards harm that cannot be undone: a failure, or an input you cannot read, stops the change (or, after it, means it is not done). \`advice\`: the harm can be undone; weigh it and note in the plan what you could not read. \`defer\`: the named approver must accept the risk in writing. Never approve an exception yourself. None of these gates may slow a revert to the last known-good state.`,
+          : `The gates below (${a.checklist.length}) are grouped by when each is checked: before the change, between its stages, after it. Read each input listed. \`block\` guards harm that cannot be undone: a failure, or an input you cannot read, stops the change (or, after it, means it is not done). ${ABSENT_INPUT} \`advice\`: the harm can be undone; weigh it and note in the plan what you could not read. \`defer\`: the named approver must accept the risk in writing. Never approve an exception yourself. None of these gates may slow a revert to the last known-good state.`,
         '',
         ...rankedPreamble(a),
         ...playbookNote(a.playbooks),
@@ -555,7 +556,7 @@ export function checklistMarkdown(format: MarkdownFormat, a: ChecklistAnswer, or
           ? [
               `## Rules that apply (${rules.length})`,
               '',
-              'Obey each rule below; each names its check and the real incident it was learned from.',
+              `Obey each rule below; each names its check and the real incident it was learned from. ${ABSENT_INPUT}`,
               '',
               ...rules.flatMap((r) => ruleLines(r, c)),
             ]
@@ -579,7 +580,7 @@ export function rulesMarkdown(format: MarkdownFormat, a: RulesAnswer, origin: Or
       preamble: [
         ...(where ? [`Situation: ${where}.`, ''] : []),
         ...scopeNote(where),
-        `Obey each rule below (${a.rules.length}). Each names its check and the real incident it was learned from.`,
+        `Obey each rule below (${a.rules.length}). Each names its check and the real incident it was learned from. ${ABSENT_INPUT}`,
         '',
         ...rankedPreamble(a, false),
         ...playbookNote(a.playbooks),
@@ -674,7 +675,9 @@ export function standingMarkdown(
         '',
         '- It opens with where it came from, its digest and the request that fetches it again.',
         '- Gates come in three groups: before the change (a `block` that fails stops it), between stages (a failure means do not widen), after the change (outcome checks, never preconditions; a failure means the change is not done).',
-        '- `block` guards harm that cannot be undone: an input you cannot read stops it as a failure would. `advice`: weigh it and note in the plan what you could not read. `defer`: go ahead only once the named approver accepts the risk in writing. Never approve an exception yourself.',
+        '- `block` guards harm that cannot be undone: an input you cannot read stops it as a failure would. ' +
+          ABSENT_INPUT +
+          ' `advice`: weigh it and note in the plan what you could not read. `defer`: go ahead only once the named approver accepts the risk in writing. Never approve an exception yourself.',
         '- "Applies because" says which action(s) and facts brought an item; "Kept until you answer" names a fact you left out and the answer that drops the item.',
         '- "Worked out for this situation" turns a share into a count for your answered facts; "In an emergency" is the path to take when the change restores service now.',
         '- "Your plan must also say" lists what no item can know, because it is your own situation (its windows, owners, order and the signal that shows it worked): write each into the plan.',
