@@ -17,6 +17,11 @@ export const PlanPoint = z.strictObject({
   applies_to: z.array(Action).min(1).optional(),
   /** Alternatives over the situation facts; absent: always. */
   applies_when: AppliesWhen.optional(),
+  /**
+   * Alternatives over the facts that keep it out, whatever brought it (its words included): a copy
+   * outside production or of what keeps no state has no writes to carry over.
+   */
+  not_when: AppliesWhen.optional(),
   /** Words that, in the agent's `change`, bring it whatever the facts say; alone, only they bring it. */
   change_words: z
     .array(z.string().regex(/^[a-z0-9]+$/))
@@ -48,6 +53,8 @@ export function planPointBreaks(
     seen.add(p.id)
     for (const b of p.applies_when ? appliesWhenBreaks(p.applies_when, pointActions(p), facts) : [])
       out.push({ path: [i, 'applies_when', ...b.path], message: b.message })
+    for (const b of p.not_when ? appliesWhenBreaks(p.not_when, ACTIONS, facts) : [])
+      out.push({ path: [i, 'not_when', ...b.path], message: b.message })
   })
   return out
 }

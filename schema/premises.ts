@@ -35,10 +35,11 @@ export const PREMISES = {
     'signal metric metrics measurement threshold alert alerts autoscale autoscaler autoscaling scale scaling lag health telemetry reading readings utilization latency',
   /**
    * The change grants or takes away access for people, a group or outsiders. A policy fix for a
-   * service's own role (a zone id, a session length) names none of these and is no grant to a person.
+   * service's own role (a zone id, a session length) names none of these and is no grant to a person;
+   * nor is a workload's "access key" or "IAM user" moved to a role (those words are not here).
    */
   'principal-grant':
-    'grant grants granting access admin privilege privileges sudo user users team teams member members group groups rbac readonly contractor contractors vendor vendors auditor auditors analyst analysts engineer engineers external outsider outsiders people person sso',
+    'grant grants granting admin privilege privileges sudo team teams member members group groups rbac readonly contractor contractors vendor vendors auditor auditors analyst analysts engineer engineers employee employees staff human humans external outsider outsiders people person sso',
   /** An agent or automation reads text others write (issues, tickets, mail, pages) or gets a credential. */
   'untrusted-text':
     'agent agents bot bots mcp assistant assistants llm copilot untrusted prompt injection issue issues ticket tickets email emails mail inbox comment comments fork forks webpage webpages scrape scraping',

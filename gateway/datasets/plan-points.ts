@@ -5,10 +5,12 @@
  * do-no-harm.ts reads them); any other unanswered fact keeps it out, so a point never rests on a
  * guess. A point with `change_words` also comes when the agent's change says one of them (a
  * certificate expiring today brings the fallback point whatever `emergency` says); with no
- * `applies_when`, only those words bring it (a copy or a move, said in the change).
+ * `applies_when`, only those words bring it (a copy or a move, said in the change). A point's
+ * `not_when` keeps it out whatever brought it.
  */
 import { type PlanPoint, type PublishedPlanPoint, pointActions } from '../../schema/plan-points.js'
 import { appliesBecause, type Fact, type Situation, situationActions } from '../../schema/situation.js'
+import { ACTIONS } from '../../schema/vocabulary.js'
 import { stem, wordsOf } from './change-match.js'
 
 /** Unanswered, these facts are read as the routine production change. */
@@ -39,5 +41,11 @@ export function planPoints(
     return why !== undefined && !why.unanswered?.length
   }
   const saysIt = (p: PlanPoint) => (p.change_words ?? []).some((w) => said.has(stem(w)))
-  return points.filter((p) => holds(p) || saysIt(p)).map(({ id, point }) => ({ id, point }))
+  // Kept out only by what the situation says outright (or the routine reading of an unanswered fact).
+  const keptOut = (p: PlanPoint) => {
+    if (!p.not_when) return false
+    const why = appliesBecause({ applies_to: ACTIONS, applies_when: p.not_when }, routine, facts)
+    return why !== undefined && !why.unanswered?.length
+  }
+  return points.filter((p) => (holds(p) || saysIt(p)) && !keptOut(p)).map(({ id, point }) => ({ id, point }))
 }

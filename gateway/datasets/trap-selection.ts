@@ -116,7 +116,13 @@ export function selectTraps(
   // managed service named runs that server for you (Sentinel's probes on ElastiCache).
   const managedBy = managers(bundle, covered, change)
   const upgraded = new Set(moves.keys())
-  const namesPremise = premisesNamedBy(change)
+  // A technology named at two versions (asked, or "cut over from 13 to 16") is being upgraded,
+  // whether or not the change says the word.
+  const atTwoVersions = files.some(
+    (f) => new Set(asking.flatMap((r) => (r.id === f.technology && r.version ? [r.version] : []))).size >= 2,
+  )
+  const saysPremise = premisesNamedBy(change)
+  const namesPremise = (p: Trap['premise']) => (p === 'version-upgrade' && atTwoVersions) || saysPremise(p)
   // "aurora-postgresql" names Aurora and, in its words, the engine.
   const engines = enginesNamed(
     bundle,

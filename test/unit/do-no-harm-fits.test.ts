@@ -141,6 +141,9 @@ describe('items that do not fit the technologies named never come', () => {
     expect((await kept(gate, 'aws-iam', routine, 'grant the analysts read access to the lake')).held).toBe(
       true,
     )
+    // A workload's access key moved to a role is no grant to a person.
+    const workload = 'replace static IAM user access key in a Kubernetes Secret with EKS Pod Identity'
+    expect((await kept(gate, 'aws-iam', routine, workload)).held).toBe(false)
   })
 
   it('behavior: the untrusted-text rule meets an agent reading tickets, not a certificate renewal', async () => {

@@ -89,6 +89,25 @@ describe('plan points', () => {
     )
   })
 
+  it('behavior: not_when keeps a point out whatever brought it: no writes to carry over for a revert, a stateless move or a copy outside production', () => {
+    const move = 'migrate the orders data to the new cluster'
+    const writes = 'writes-during-the-move'
+    expect(ids({ action: 'data-restore', facts: { stateful: true } }, move)).toContain(writes)
+    for (const situation of [
+      { action: 'revert', facts: { stateful: true } },
+      { action: 'data-restore', facts: { stateful: false } },
+      { action: 'data-restore', facts: { stateful: true, production: false } },
+    ] as Situation[])
+      expect(ids(situation, move), JSON.stringify(situation)).not.toContain(writes)
+    // A laptop or a CI runner has no peak hours of its own.
+    expect(ids({ action: 'deploy', facts: {} })).toContain('windows-it-must-stay-out-of')
+    expect(ids({ action: 'deploy', facts: { production: false } })).not.toContain(
+      'windows-it-must-stay-out-of',
+    )
+    const unknown: PlanPoint = { id: 'x', point: 'y', not_when: [{ no_such_fact: true }] }
+    expect(planPointBreaks([unknown], facts)[0]?.message).toContain('"no_such_fact" is not a fact')
+  })
+
   it('behavior: the points with no condition come for every situation, emergencies included', () => {
     expect(always.length).toBeGreaterThan(0)
     const situations: Situation[] = [

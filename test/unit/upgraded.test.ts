@@ -85,6 +85,16 @@ describe('which technology a change upgrades', () => {
     )
   })
 
+  it('behavior: a technology named at two versions is upgraded though the change never says the word', () => {
+    const cutover = 'cut over the old blocks from metricstore 2.53 to 3.1 once replication catches up'
+    expect(inFull(cutover).full).toContain('metricstore-v3-drops-old-blocks')
+    // One version alone says where it runs, not that it moves.
+    const one = 'cut over the old blocks to metricstore 3.1 once replication catches up'
+    expect(inFull(one).lines.find((l) => l.id === 'metricstore-v3-drops-old-blocks')?.why).toContain(
+      'written for a version-upgrade change',
+    )
+  })
+
   it('behavior: a change that says of none which it upgrades keeps every upgrade trap', () => {
     const r = inFull('upgrade everything this weekend')
     expect(r.full.sort()).toEqual(bundle.technologies.flatMap((t) => t.traps.map((x) => x.id)).sort())
