@@ -24,6 +24,11 @@ export const HarmEntry = z.strictObject({
     .array(z.string().regex(/^[a-z0-9]+$/))
     .min(1)
     .optional(),
+  /**
+   * Items that check the same for the change they meet, more closely: when one of them is in the
+   * answer this one is left out (one disuse check for an old credential, not two).
+   */
+  covered_by: z.array(z.string()).min(1).optional(),
   /** The circumstance it is written for; a change that names none of its words leaves it out. */
   premise: z.enum(PREMISE_IDS).optional(),
 })
@@ -50,4 +55,14 @@ export function harmBreaks(map: Record<string, unknown>, ids: readonly string[],
       .filter((id) => !known.has(id))
       .map((id) => `${kind} ${id} is not in content/${kind}s/`),
   ]
+}
+
+/** Every `covered_by` naming no gate or rule: the build's check. */
+export function coveredByBreaks(harm: HarmFile, ids: readonly string[]): string[] {
+  const known = new Set(ids)
+  return [...Object.entries(harm.gates), ...Object.entries(harm.rules)].flatMap(([id, e]) =>
+    (e.covered_by ?? [])
+      .filter((c) => !known.has(c))
+      .map((c) => `${id} is covered_by ${c}, which is no gate or rule`),
+  )
 }

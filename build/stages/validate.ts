@@ -22,7 +22,7 @@ import {
   Topics,
   type WithThresholds,
 } from '../../schema/content.js'
-import { type HarmFile, HarmFile as HarmFileSchema, harmBreaks } from '../../schema/harm.js'
+import { coveredByBreaks, type HarmFile, HarmFile as HarmFileSchema, harmBreaks } from '../../schema/harm.js'
 import { type PlanPoint, PlanPoints, planPointBreaks } from '../../schema/plan-points.js'
 import { Scenario } from '../../schema/scenario.js'
 import { type Fact, Facts } from '../../schema/situation.js'
@@ -144,6 +144,10 @@ export function validate(
         harm.rules,
         rules.map((r) => r.value.id),
         'rule',
+      ),
+      ...coveredByBreaks(
+        harm,
+        [...gates, ...rules].map((i) => i.value.id),
       ),
     ])
       issues.push({ file: 'harm.yaml', field: '-', problem, allowed: 'one entry per gate and rule id' })

@@ -135,12 +135,21 @@ export function doNoHarm(
     }
     return true
   }
-  const gates = items.gates.filter((g) =>
+  const keptGates = items.gates.filter((g) =>
     keep(g.id, harm.gates[g.id], items.because[g.id], g.in_an_emergency !== undefined),
   )
-  const rules = items.rules.filter((r) =>
+  const keptRules = items.rules.filter((r) =>
     keep(r.id, harm.rules[r.id], items.because[r.id], r.in_an_emergency !== undefined),
   )
+  // One check for one thing: an item that another kept item covers more closely is left out.
+  const present = new Set([...keptGates, ...keptRules].map((i) => i.id))
+  const uncovered = (id: string, e: HarmEntry | undefined) => {
+    const by = e?.covered_by?.find((c) => present.has(c))
+    if (by) left_out.push(`${id}: ${by} checks the same for this change`)
+    return by === undefined
+  }
+  const gates = keptGates.filter((g) => uncovered(g.id, harm.gates[g.id]))
+  const rules = keptRules.filter((r) => uncovered(r.id, harm.rules[r.id]))
   // A trap of a named technology is its own evidence, and it never stages, waits or asks: outside
   // production the irreversible ones come, and those the change's own words tell (a CI change's
   // own mechanics, an artifact action refusing a second upload, break the very thing it changes).

@@ -11,6 +11,7 @@ import { parse } from 'yaml'
 import { doNoHarm } from '../../gateway/datasets/do-no-harm.js'
 import type { SelectedTrap } from '../../gateway/datasets/trap-selection.js'
 import type { PublishedGate, PublishedRule } from '../../schema/datasets.js'
+import { coveredByBreaks } from '../../schema/harm.js'
 import type { TrapFile } from '../../schema/traps.js'
 import { harmMap } from '../support/do-no-harm.js'
 import { fixtureTrap } from '../support/trap-fixture.js'
@@ -130,6 +131,30 @@ describe('items that do not fit the technologies named never come', () => {
     // Nor any item checked between stages or asking for them: a bucket's rule has none.
     for (const gate of ['no-step-on-stale-telemetry', 'unexplained-warning-halts-rollout'])
       expect((await kept(gate, 'gcp-cloud-storage', routine, 'bucket lifecycle rule')).held, gate).toBe(false)
+  })
+
+  it('behavior: an item another kept item covers more closely is left out (one disuse check for an old credential)', async () => {
+    const harm = await harmMap()
+    const rule = 'confirm-replacement-before-removing'
+    const answer = (gates: string[]) =>
+      doNoHarm(harm, { production: true }, [{ name: 'aws-iam', id: 'aws-iam' }], () => 'secrets-identity', {
+        gates: gates.map((id) => ({ id }) as PublishedGate),
+        rules: [{ id: rule } as PublishedRule],
+        traps: [],
+        because: {},
+      })
+    const both = answer(['old-credential-revoked-only-when-unused'])
+    expect(both.rules).toEqual([])
+    expect(both.left_out).toContain(
+      `${rule}: old-credential-revoked-only-when-unused checks the same for this change`,
+    )
+    expect(answer([]).rules.map((r) => r.id)).toEqual([rule])
+    expect(
+      coveredByBreaks(
+        { gates: {}, rules: { [rule]: { harm: 'outage', slows: false, covered_by: ['nope'] } } },
+        [rule],
+      ),
+    ).toEqual([`${rule} is covered_by nope, which is no gate or rule`])
   })
 
   it("behavior: the access-grant block meets a grant to people, not a fix to a service role's policy", async () => {
