@@ -7,6 +7,10 @@ import type { TrapFile } from '../../schema/traps.js'
 import { parseRange } from '../../schema/version-range.js'
 import type { BuildIssue } from '../stages/issues.js'
 
+/** The words a trap line opens with when its operation deletes (schema/premises.ts, deletion). */
+const DELETION_OPENING =
+  /^(Deleting|Removing|Dropping|Purging|Truncating|Destroying|Wiping|Pruning|Decommissioning|Retiring)\b/
+
 export const TRAPS_FOLDER = 'traps'
 
 export function trapFileBreaks(
@@ -71,6 +75,16 @@ export function trapFileBreaks(
           field: `traps.${i}.premise`,
           problem: 'its line opens "Upgrading…" but its premise is not version-upgrade',
           allowed: 'premise: version-upgrade (content/FORMAT.md, premise)',
+        })
+      // A trap told as a deletion is written for one: a change that deletes nothing never meets it
+      // (a trap about deleting a key shown for a change that switches to that key).
+      const deleting = DELETION_OPENING.exec(trap.trap)?.[0]
+      if (deleting && trap.premise === undefined)
+        issues.push({
+          file,
+          field: `traps.${i}.premise`,
+          problem: `its line opens "${deleting}…" but it has no premise`,
+          allowed: 'premise: deletion (content/FORMAT.md, premise)',
         })
       if (trap.versions !== undefined) {
         const range = parseRange(trap.versions)

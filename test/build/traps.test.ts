@@ -160,6 +160,7 @@ describe('trap files', () => {
           upgrade_of: ['no-such-platform'],
           engine: 'alpha-db',
         },
+        { ...t, id: 'eta-db-third', trap: 'Deleting a table drops its grants.' },
       ]),
     })
     await write('wrong-name', validFile('epsilon-db'))
@@ -175,6 +176,7 @@ describe('trap files', () => {
       'traps.0.quote',
       'traps/eta-db.yaml',
       'traps.0.premise: its line opens "Upgrading…" but its premise is not version-upgrade',
+      'traps.2.premise: its line opens "Deleting…" but it has no premise',
       'traps/delta-db.yaml',
       'traps.0.probe',
       'manages.0: "no-such-engine" is not a technology id in traps/',
