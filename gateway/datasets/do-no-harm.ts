@@ -122,8 +122,12 @@ export function doNoHarm(
       open.set(sandboxOnly.fact, q)
       return false
     }
+    // An item guarding only against a degraded service also waits when no single answer decides it
+    // (several open alternatives, each needing another fact's yes: a shared platform, a removal).
     const unanswered = (why?.unanswered ?? []).filter(
-      (u) => u.drops_if === false && !TAKEN_AS_ROUTINE.has(u.fact),
+      (u) =>
+        (u.drops_if === false || (u.drops_if === undefined && e.harm === 'degraded')) &&
+        !TAKEN_AS_ROUTINE.has(u.fact),
     )
     if (unanswered.length && e.harm !== 'irreversible') {
       for (const u of unanswered) {

@@ -133,6 +133,23 @@ describe('items that do not fit the technologies named never come', () => {
       expect((await kept(gate, 'gcp-cloud-storage', routine, 'bucket lifecycle rule')).held, gate).toBe(false)
   })
 
+  it('behavior: an item guarding a degraded service that only an unanswered yes would bring becomes a question, also when no single answer decides it', async () => {
+    const harm = await harmMap()
+    const gate = 'affected-owners-told-and-parts-changed-apart'
+    const open = [
+      { fact: 'shared_platform', question: 'Shared?' },
+      { fact: 'removes_objects', question: 'Removes?' },
+    ]
+    const result = doNoHarm(harm, { production: true }, undefined, () => undefined, {
+      gates: [{ id: gate } as PublishedGate],
+      rules: [],
+      traps: [],
+      because: { [gate]: { action: 'config-push', matched: { production: true }, unanswered: open } },
+    })
+    expect(result.gates).toEqual([])
+    expect(result.questions.map((q) => q.fact).sort()).toEqual(['removes_objects', 'shared_platform'])
+  })
+
   it('behavior: an item another kept item covers more closely is left out (one disuse check for an old credential)', async () => {
     const harm = await harmMap()
     const rule = 'confirm-replacement-before-removing'

@@ -100,10 +100,13 @@ describe('plan points', () => {
     ] as Situation[])
       expect(ids(situation, move), JSON.stringify(situation)).not.toContain(writes)
     // A laptop or a CI runner has no peak hours of its own.
-    expect(ids({ action: 'deploy', facts: {} })).toContain('windows-it-must-stay-out-of')
-    expect(ids({ action: 'deploy', facts: { production: false } })).not.toContain(
+    expect(ids({ action: 'deploy', facts: { stateful: true } })).toContain('windows-it-must-stay-out-of')
+    expect(ids({ action: 'deploy', facts: { stateful: true, production: false } })).not.toContain(
       'windows-it-must-stay-out-of',
     )
+    // Nor a small change that holds no state, can be undone and is no one else's platform.
+    const small = { stateful: false, one_way_changes: false, shared_platform: false }
+    expect(ids({ action: 'config-push', facts: small })).not.toContain('windows-it-must-stay-out-of')
     const unknown: PlanPoint = { id: 'x', point: 'y', not_when: [{ no_such_fact: true }] }
     expect(planPointBreaks([unknown], facts)[0]?.message).toContain('"no_such_fact" is not a fact')
   })
@@ -124,9 +127,11 @@ describe('plan points', () => {
     for (const p of forSome) {
       const [action] = p.applies_to as [string]
       const other = ['deploy', 'revert', 'dns'].find((a) => !p.applies_to?.includes(a as never)) as string
-      expect(ids({ action, facts: { emergency: false } }), p.id).toContain(p.id)
-      expect(ids({ action: other, facts: { emergency: false } }), p.id).not.toContain(p.id)
-      expect(ids({ facts: { emergency: false } }), p.id).not.toContain(p.id)
+      // Every other condition answered so that it holds: only the action decides.
+      const held = { emergency: false, stateful: true, one_way_changes: true, shared_platform: true }
+      expect(ids({ action, facts: held }), p.id).toContain(p.id)
+      expect(ids({ action: other, facts: held }), p.id).not.toContain(p.id)
+      expect(ids({ facts: held }), p.id).not.toContain(p.id)
     }
     const bySize = points.find((p) => p.applies_when?.some((a) => 'targets' in a)) as PlanPoint
     const [action] = bySize.applies_to as [string]
