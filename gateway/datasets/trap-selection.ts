@@ -160,8 +160,9 @@ export function selectTraps(
   for (const id of oneLineBecause.keys())
     if (matches?.has(id)) matches.set(id, { score: 0, words: [], elsewhere: [] })
   // When a technology is named at two versions (asked, or in the change: "from 2.53 to 3.1"), a
-  // trap that holds for a newer one and not the oldest is what the move walks into: it scores at
-  // least half the best told in the change's words, so it leads after the best.
+  // trap that holds for a newer one and not the oldest is what the move walks into: it scores just
+  // above the best told in the change's words, so it leads (a chart tool's traps told by "upgrade"
+  // and "chart" do not push Traefik 3's own breaking changes out of the places in full).
   const best = Math.max(0, ...[...(matches?.values() ?? [])].map((m) => m.score))
   for (const f of files) {
     const known = asking.flatMap((r) => (r.id === f.technology && r.version ? [r.version] : []))
@@ -173,7 +174,8 @@ export function selectTraps(
       if (m && t.versions && arriving && !oneLineBecause.has(t.id))
         matches?.set(t.id, {
           ...m,
-          score: Math.max(m.score, best / 2),
+          // Just above the best, in the order of its own words: it leads.
+          score: Math.max(m.score, best) + m.score / 1000 + 1e-9,
           words: [...m.words, 'the version it moves to'],
         })
     }

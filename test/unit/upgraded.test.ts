@@ -95,6 +95,35 @@ describe('which technology a change upgrades', () => {
     )
   })
 
+  it("behavior: the traps of the version a change moves to lead, ahead of a chart tool's traps told in more of its words", () => {
+    const chartTraps = ['a', 'b', 'c', 'd'].map((x) =>
+      fixtureTrap(`charts-${x}`, `Running a chart upgrade with values ${x} resets them.`),
+    )
+    const bundleWithChart: TrapsBundle = {
+      technologies: [
+        file('metricstore', 'MetricStore', [
+          trap('metricstore-3-renames-labels', 'Label values are written differently.', {
+            premise: undefined,
+            versions: '>= 3',
+          }),
+        ]),
+        file('charts', 'Charts', chartTraps),
+      ],
+    }
+    const s = selectTraps(
+      bundleWithChart,
+      [
+        { name: 'metricstore', id: 'metricstore', version: '2.53' },
+        { name: 'charts', id: 'charts' },
+      ],
+      'm',
+      ['dependency-upgrade'],
+      'upgrade metricstore from 2.53 to 3.1 with a chart upgrade and its values',
+    )
+    const ranked = rank({ traps: s.traps, gates: [], rules: [], because: {} }, 2).ranked.map((i) => i.id)
+    expect(ranked).toContain('metricstore-3-renames-labels')
+  })
+
   it('behavior: a change that says of none which it upgrades keeps every upgrade trap', () => {
     const r = inFull('upgrade everything this weekend')
     expect(r.full.sort()).toEqual(bundle.technologies.flatMap((t) => t.traps.map((x) => x.id)).sort())
