@@ -32,20 +32,20 @@ export function planPoints(
   }
   const said = change ? wordsOf(change) : new Map<string, string>()
   const named = situationActions(situation)
+  // A condition holds outright for the situation as answered (or the routine reading of an
+  // unanswered `production` or `emergency`), never on a guess.
+  const outright = (applies_to: readonly string[], applies_when: PlanPoint['applies_when']) => {
+    const why = appliesBecause({ applies_to, applies_when }, routine, facts)
+    return why !== undefined && !why.unanswered?.length
+  }
   const holds = (p: PlanPoint) => {
     // A point for some actions needs one of them named: a situation of facts alone is not an upgrade.
     if (p.applies_to && !named.some((a) => p.applies_to?.includes(a as never))) return false
     // A point told only by words comes only when the change says one of them.
     if (!p.applies_when && p.change_words) return false
-    const why = appliesBecause({ applies_to: pointActions(p), applies_when: p.applies_when }, routine, facts)
-    return why !== undefined && !why.unanswered?.length
+    return outright(pointActions(p), p.applies_when)
   }
   const saysIt = (p: PlanPoint) => (p.change_words ?? []).some((w) => said.has(stem(w)))
-  // Kept out only by what the situation says outright (or the routine reading of an unanswered fact).
-  const keptOut = (p: PlanPoint) => {
-    if (!p.not_when) return false
-    const why = appliesBecause({ applies_to: ACTIONS, applies_when: p.not_when }, routine, facts)
-    return why !== undefined && !why.unanswered?.length
-  }
+  const keptOut = (p: PlanPoint) => p.not_when !== undefined && outright(ACTIONS, p.not_when)
   return points.filter((p) => (holds(p) || saysIt(p)) && !keptOut(p)).map(({ id, point }) => ({ id, point }))
 }
