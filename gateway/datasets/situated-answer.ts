@@ -9,7 +9,6 @@ import { FAST_PATH_LIMIT, routeByName } from '../../schema/routes.js'
 import type { AppliesBecause } from '../../schema/situation.js'
 import type { ResolvedTechnology } from '../../schema/technologies.js'
 import { badRequest, type Problem } from '../http/problem.js'
-import { actedOn } from './acted-on.js'
 import { readChange } from './change-match.js'
 import { doNoHarm, fastPath, type OpenQuestion } from './do-no-harm.js'
 import { type Ranked, rank, readLimit } from './ranking.js'
@@ -108,7 +107,7 @@ export function rankedAnswer(
     data.harm,
     facts,
     // Whether an item fits is decided by what the change alters, not by names given for context.
-    t ? actedOn(t.resolved, extras.change, data.traps) : undefined,
+    selection?.acted_on,
     kindOf,
     { ...items, traps: selection?.traps ?? [] },
     extras.change,

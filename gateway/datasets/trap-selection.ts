@@ -50,6 +50,8 @@ export interface TechnologiesEcho {
 
 export interface TrapSelection {
   traps: SelectedTrap[]
+  /** The names the change acts on (acted-on.ts): read here once, for trap context and for fits. */
+  acted_on: readonly ResolvedTechnology[]
   echo: TechnologiesEcho
   /** Names asked with no trap on file at all, for the usage counters (editors add these next). */
   uncovered: string[]
@@ -118,9 +120,13 @@ export function selectTraps(
   const upgraded = new Set(moves.keys())
   // A technology named at two versions (asked, or "cut over from 13 to 16") is being upgraded,
   // whether or not the change says the word.
-  const atTwoVersions = files.some(
-    (f) => new Set(asking.flatMap((r) => (r.id === f.technology && r.version ? [r.version] : []))).size >= 2,
+  const versionsOf = new Map(
+    files.map((f) => [
+      f.technology,
+      [...new Set(asking.flatMap((r) => (r.id === f.technology && r.version ? [r.version] : [])))],
+    ]),
   )
+  const atTwoVersions = [...versionsOf.values()].some((v) => v.length >= 2)
   const saysPremise = premisesNamedBy(change)
   const namesPremise = (p: Trap['premise']) => (p === 'version-upgrade' && atTwoVersions) || saysPremise(p)
   // "aurora-postgresql" names Aurora and, in its words, the engine.
@@ -131,7 +137,8 @@ export function selectTraps(
   )
   // Named for context beside what the change acts on (the OS under an agent being upgraded, the
   // sink it ships to): one shared word ("config", "upgrade") is no sign its trap is met.
-  const context = contextNames(bundle, resolved, covered, change)
+  const acted = actedOn(resolved, change, bundle)
+  const context = contextNames(bundle, resolved, covered, acted)
   const reasonFor = (id: string, t: Trap) =>
     !namesPremise(t.premise)
       ? `written for a ${t.premise} change, which yours does not name`
@@ -165,7 +172,7 @@ export function selectTraps(
   // and "chart" do not push Traefik 3's own breaking changes out of the places in full).
   const best = Math.max(0, ...[...(matches?.values() ?? [])].map((m) => m.score))
   for (const f of files) {
-    const known = asking.flatMap((r) => (r.id === f.technology && r.version ? [r.version] : []))
+    const known = versionsOf.get(f.technology) ?? []
     const oldest = oldestVersion(known)
     if (!oldest || known.length < 2) continue
     for (const t of f.traps) {
@@ -214,7 +221,12 @@ export function selectTraps(
     notes.push(
       `none of the ${traps.length} trap${traps.length === 1 ? '' : 's'} on file for ${covered.join(', ')} and this action is told in your change's words; they are one line each under "also consider"`,
     )
-  return { traps, echo: { asked: normalised, covered, not_covered: uncovered, notes }, uncovered }
+  return {
+    traps,
+    acted_on: acted,
+    echo: { asked: normalised, covered, not_covered: uncovered, notes },
+    uncovered,
+  }
 }
 
 /**
@@ -226,9 +238,9 @@ function contextNames(
   bundle: TrapsBundle,
   resolved: readonly ResolvedTechnology[],
   covered: readonly string[],
-  change: string | undefined,
+  acted: readonly ResolvedTechnology[],
 ): { names: Set<string>; acting: string[] } {
-  const acting = actedOn(resolved, change, bundle).flatMap((r) => (r.id ? [r.id] : []))
+  const acting = acted.flatMap((r) => (r.id ? [r.id] : []))
   const onFile = resolved.filter((r) => r.id)
   if (!acting.length || acting.length === onFile.length) return { names: new Set(), acting }
   const brought = bundle.technologies
