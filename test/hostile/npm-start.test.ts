@@ -45,6 +45,21 @@ const alive = (pid: number) => {
  * comes after its start is done (migrations applied), which an answering port alone does not mean.
  */
 async function npmStart(): Promise<Started> {
+  // A free port is only free when probed: on a busy machine another test's server or connection can
+  // take it before npm start binds it. That start fails saying so, and a fresh port is tried.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await npmStartOnce()
+    } catch (error) {
+      if (attempt >= PORT_ATTEMPTS || !String(error).includes('Address already in use')) throw error
+    }
+  }
+}
+
+/** How many starts in all, each on a fresh port, when the port was taken between its probe and its bind. */
+const PORT_ATTEMPTS = 3
+
+async function npmStartOnce(): Promise<Started> {
   const port = await freePort()
   const stateDir = await mkdtemp(join(tmpdir(), 'rpi-npm-start-'))
   stateDirs.push(stateDir)
