@@ -4,6 +4,7 @@
  * path and a primary source quoted verbatim. Counted apart from the rules, playbooks and gates.
  */
 import * as z from 'zod'
+import { DIRECTION_IDS } from './directions.js'
 import { PREMISE_IDS } from './premises.js'
 import { Action, IsoDate } from './vocabulary.js'
 
@@ -49,6 +50,11 @@ export const Trap = z.strictObject({
   severity: z.enum(SEVERITIES),
   /** The circumstance it is written for, which a change must name to get it in full (premises.ts). */
   premise: z.enum(PREMISE_IDS).optional(),
+  /**
+   * The way it is written for, when only one (directions.ts): a trap of shortening a retention is one
+   * line for a change that lengthens it. Absent: both ways, or no value moves.
+   */
+  direction: z.enum(DIRECTION_IDS).optional(),
   /**
    * With premise version-upgrade: the technologies whose upgrade it is written for, when not its
    * own (a Helm release broken by upgrading Kubernetes or EKS); absent, its own.
