@@ -7,9 +7,9 @@
  */
 export const DIRECTIONS = {
   lowering:
-    'lower lowers lowered lowering reduce reduces reduced reducing decrease decreases decreased decreasing shrink shrinks shrinking shorten shortens shortened shortening shorter smaller fewer less cut cuts cutting trim trims trimming downsize downsizing downscale tighten tightening',
+    'lower lowers lowered lowering reduce reduces reduced reducing decrease decreases decreased decreasing shrink shrinks shrinking shorten shortens shortened shortening shorter smaller fewer less trim trims trimming downsize downsizing downscale',
   raising:
-    'raise raises raised raising increase increases increased increasing grow grows growing extend extends extended extending longer bigger larger higher more expand expands expanding double doubles doubling bump bumps bumping widen widening',
+    'raise raises raised raising increase increases increased increasing grow grows growing extend extends extended extending longer bigger larger higher more expand expands expanding double doubles doubling widen widening',
 } as const satisfies Record<string, string>
 
 export type Direction = keyof typeof DIRECTIONS

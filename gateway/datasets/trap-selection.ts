@@ -17,8 +17,9 @@ import {
 } from '../../schema/technologies.js'
 import type { Trap, TrapFile, TrapsBundle } from '../../schema/traps.js'
 import { compareVersionParts, rangeAdmits, versionParts } from '../../schema/version-range.js'
-import { actedOn } from './acted-on.js'
+import { actedOn, claimedWords, withoutClaimed } from './acted-on.js'
 import { type ChangeMatch, matchChange, premisesNamedBy } from './change-match.js'
+import { changeDirection } from './direction.js'
 import { changeVersions } from './upgraded.js'
 
 /** The words a trap must share with `change` to come although its actions differ from those asked. */
@@ -89,9 +90,12 @@ export function selectTraps(
   const uncovered = [...new Set(resolved.filter((r) => !r.id).map((r) => r.name))].sort()
   for (const name of uncovered) notes.push(`no traps on file for ${name}`)
   const files = covered.flatMap((id) => bundle.technologies.find((t) => t.technology === id) ?? [])
+  // Words of the change that a name not on file claims ("java tracing agent") name no technology
+  // on file: which names the change acts on and upgrades is read without them (acted-on.ts).
+  const claimed = claimedWords(resolved, change, bundle)
   // The versions the change moves a technology to are asked too: a trap of 3.x holds for a move
   // to 3.1 although the agent named the 2.53 it runs.
-  const moves = changeVersions(change, files)
+  const moves = changeVersions(change === undefined ? undefined : withoutClaimed(change, claimed), files)
   const movedTo: ResolvedTechnology[] = [...moves].flatMap(([id, versions]) =>
     versions.map((version) => ({ name: `${id}@${version} in your change`, id, version })),
   )
@@ -137,8 +141,10 @@ export function selectTraps(
   )
   // Named for context beside what the change acts on (the OS under an agent being upgraded, the
   // sink it ships to): one shared word ("config", "upgrade") is no sign its trap is met.
-  const acted = actedOn(resolved, change, bundle)
+  const acted = actedOn(resolved, change, bundle, claimed)
   const context = contextNames(bundle, resolved, covered, acted)
+  // A trap written for moving a value one way does not meet a change that says only the other.
+  const direction = changeDirection(change)
   const reasonFor = (id: string, t: Trap) =>
     !namesPremise(t.premise)
       ? `written for a ${t.premise} change, which yours does not name`
@@ -146,15 +152,17 @@ export function selectTraps(
           upgraded.size &&
           !(t.upgrade_of ?? [id]).some((u) => upgraded.has(u))
         ? `written for upgrading ${(t.upgrade_of ?? [id]).join(' or ')}, which your change does not upgrade`
-        : t.needs_server && managedBy.has(id)
-          ? `it needs the server itself, which ${managedBy.get(id)} runs for you`
-          : t.engine && engines.size && !engines.has(t.engine)
-            ? `written for ${t.engine}, and your change names ${[...engines].join(' and ')}`
-            : context.names.has(id) &&
-                (matches?.get(t.id)?.words.length ?? 0) < CHANGE_WORDS_TO_BRING &&
-                !t.upgrade_of?.some((u) => context.acting.includes(u))
-              ? `${id} is named beside what your change acts on (${context.acting.join(', ')}), and this trap shares fewer than ${CHANGE_WORDS_TO_BRING} words with it`
-              : undefined
+        : t.direction && direction && t.direction !== direction
+          ? `written for ${t.direction === 'lowering' ? 'lowering' : 'raising'} the value, and your change is ${direction} it`
+          : t.needs_server && managedBy.has(id)
+            ? `it needs the server itself, which ${managedBy.get(id)} runs for you`
+            : t.engine && engines.size && !engines.has(t.engine)
+              ? `written for ${t.engine}, and your change names ${[...engines].join(' and ')}`
+              : context.names.has(id) &&
+                  (matches?.get(t.id)?.words.length ?? 0) < CHANGE_WORDS_TO_BRING &&
+                  !t.upgrade_of?.some((u) => context.acting.includes(u))
+                ? `${id} is named beside what your change acts on (${context.acting.join(', ')}), and this trap shares fewer than ${CHANGE_WORDS_TO_BRING} words with it`
+                : undefined
   // Worked out once per trap: the scoring below and each trap's line read it.
   const oneLineBecause = new Map(
     files.flatMap((f) =>
@@ -223,7 +231,8 @@ export function selectTraps(
     )
   return {
     traps,
-    acted_on: acted,
+    // Fits are decided by kinds on file: a name acted on that is not on file leaves that to all named.
+    acted_on: acted.some((r) => r.id) ? acted : resolved,
     echo: { asked: normalised, covered, not_covered: uncovered, notes },
     uncovered,
   }
@@ -241,8 +250,9 @@ function contextNames(
   acted: readonly ResolvedTechnology[],
 ): { names: Set<string>; acting: string[] } {
   const acting = acted.flatMap((r) => (r.id ? [r.id] : []))
-  const onFile = resolved.filter((r) => r.id)
-  if (!acting.length || acting.length === onFile.length) return { names: new Set(), acting }
+  // What the change acts on, as said in the reason: an id, or a name not on file as asked.
+  const actingNames = [...new Set(acted.map((r) => r.id ?? r.name))]
+  if (acted.length === resolved.length) return { names: new Set(), acting: actingNames }
   const brought = bundle.technologies
     .filter((t) => acting.includes(t.technology))
     .flatMap((t) => t.includes ?? [])
@@ -253,7 +263,7 @@ function contextNames(
         return !acting.includes(id) && !brought.includes(id) && !TOOL_KINDS.has(kind ?? '')
       }),
     ),
-    acting: [...new Set(acting)],
+    acting: actingNames,
   }
 }
 

@@ -96,4 +96,65 @@ describe('the technologies a change acts on', () => {
     // A change that says none of them has no context: every name counts.
     expect(oneLine('convert config on 380 hosts')['linux-a']).toBe(false)
   })
+
+  it('behavior: a name not on file that the change says by two of its words is what the change acts on, and a name on file said only through those words is beside it', () => {
+    const traps: TrapsBundle = {
+      technologies: [
+        fixtureTechnology(
+          'jvm',
+          'JVM',
+          'runtime',
+          [
+            fixtureTrap('jvm-a', 'Upgrading the JDK makes strong encapsulation break reflection.', {
+              premise: 'version-upgrade',
+            }),
+          ],
+          { aliases: ['java', 'jdk'] },
+        ),
+        fixtureTechnology(
+          'aws-elb',
+          'Elastic Load Balancing',
+          'proxy-cdn',
+          [
+            fixtureTrap(
+              'aws-elb-a',
+              'Raising the idle timeout past the backend keep-alive resets connections.',
+              {
+                actions: ['config-push'],
+              },
+            ),
+          ],
+          { aliases: ['alb'] },
+        ),
+      ],
+    }
+    const javaAgent = [{ name: 'opentelemetry-java-agent' }, { name: 'jvm', id: 'jvm' }]
+    expect(
+      actedOn(javaAgent, 'upgrade the java tracing agent in the base image', traps).map((r) => r.name),
+    ).toEqual(['opentelemetry-java-agent'])
+    const jvm = selectTraps(
+      traps,
+      javaAgent,
+      'jvm,opentelemetry-java-agent',
+      ['dependency-upgrade'],
+      'upgrade the java tracing agent in the base image',
+    )
+    expect(jvm.traps.map((t) => [t.id, t.one_line_because])).toEqual([
+      ['jvm-a', expect.stringContaining('named beside what your change acts on (opentelemetry-java-agent)')],
+    ])
+    // Fits are still decided by the kinds of the names on file.
+    expect(jvm.acted_on.map((r) => r.name)).toEqual(['opentelemetry-java-agent', 'jvm'])
+    // Upgrading the JDK itself, said so, is what the JVM trap is for.
+    const jdk = selectTraps(
+      traps,
+      javaAgent,
+      'jvm,opentelemetry-java-agent',
+      ['dependency-upgrade'],
+      'upgrade java from 17 to 21 under the tracing agent',
+    )
+    expect(jdk.traps[0]?.one_line_because).toBeUndefined()
+    // A name not on file whose words are all names on file claims nothing: "alb" is the load balancer's.
+    const alb = [{ name: 'aws-alb' }, { name: 'aws-elb', id: 'aws-elb' }]
+    expect(actedOn(alb, 'raise the alb idle timeout on aws', traps).map((r) => r.name)).toEqual(['aws-elb'])
+  })
 })
