@@ -139,6 +139,12 @@ export function selectTraps(
     covered,
     `${change ?? ''} ${resolved.map((r) => r.name.replace(/-/g, ' ')).join(' ')}`,
   )
+  // Of those, the ones a file runs for you: an RDS trap for PostgreSQL is not set aside because a
+  // Kubernetes cluster named beside it is an engine EKS runs.
+  const enginesOf = (id: string) => {
+    const runs = files.find((f) => f.technology === id)?.manages ?? []
+    return [...engines].filter((e) => runs.includes(e))
+  }
   // Named for context beside what the change acts on (the OS under an agent being upgraded, the
   // sink it ships to): one shared word ("config", "upgrade") is no sign its trap is met.
   const acted = actedOn(resolved, change, bundle, claimed)
@@ -156,8 +162,8 @@ export function selectTraps(
           ? `written for ${t.direction === 'lowering' ? 'lowering' : 'raising'} the value, and your change is ${direction} it`
           : t.needs_server && managedBy.has(id)
             ? `it needs the server itself, which ${managedBy.get(id)} runs for you`
-            : t.engine && engines.size && !engines.has(t.engine)
-              ? `written for ${t.engine}, and your change names ${[...engines].join(' and ')}`
+            : t.engine && enginesOf(id).length && !enginesOf(id).includes(t.engine)
+              ? `written for ${t.engine}, and your change names ${enginesOf(id).join(' and ')}`
               : context.names.has(id) &&
                   (matches?.get(t.id)?.words.length ?? 0) < CHANGE_WORDS_TO_BRING &&
                   !t.upgrade_of?.some((u) => context.acting.includes(u))

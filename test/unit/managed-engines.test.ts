@@ -98,6 +98,16 @@ describe('traps written for one engine of a service that runs several', () => {
         aliases: ['rows'],
       }),
       fixtureTechnology('docstore', 'Docstore', 'database', [trap('docstore-a', 'A.')]),
+      fixtureTechnology('scheduler', 'Scheduler', 'orchestration', [trap('scheduler-a', 'A.')]),
+      fixtureTechnology(
+        'cloud-scheduler',
+        'Cloud Scheduler',
+        'orchestration',
+        [trap('cloud-scheduler-a', 'A.')],
+        {
+          manages: ['scheduler'],
+        },
+      ),
       fixtureTechnology(
         'cloud-db',
         'Cloud DB',
@@ -136,5 +146,16 @@ describe('traps written for one engine of a service that runs several', () => {
     expect(oneLine(['cloud-db'], 'upgrade the rows engine')['cloud-db-rewind-rowstore-only']).toBeUndefined()
     expect(oneLine(['cloud-db-rowstore'])['cloud-db-rewind-rowstore-only']).toBeUndefined()
     expect(oneLine(['cloud-db'])['cloud-db-rewind-rowstore-only']).toBeUndefined()
+  })
+
+  it("behavior: an engine another service named runs (a cluster's scheduler) does not set aside this service's trap for its own engine", () => {
+    const r = oneLine(
+      ['cloud-db', 'cloud-scheduler', 'scheduler'],
+      'move the rowstore cloud-db behind the scheduler',
+    )
+    expect(r['cloud-db-rewind-rowstore-only']).toBeUndefined()
+    expect(oneLine(['cloud-db', 'scheduler', 'docstore'])['cloud-db-rewind-rowstore-only']).toBe(
+      'written for rowstore, and your change names docstore',
+    )
   })
 })
