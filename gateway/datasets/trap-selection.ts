@@ -147,7 +147,12 @@ export function selectTraps(
   }
   // Named for context beside what the change acts on (the OS under an agent being upgraded, the
   // sink it ships to): one shared word ("config", "upgrade") is no sign its trap is met.
-  const acted = actedOn(resolved, change, bundle, claimed)
+  // The tool a change is made with (Terraform, a CI system) acts on what it manages: a change said
+  // only through its tool ("via Terraform") acts on every name, none of them context.
+  const isTool = (r: ResolvedTechnology) =>
+    r.id !== undefined && TOOL_KINDS.has(bundle.technologies.find((t) => t.technology === r.id)?.kind ?? '')
+  const saidBeyondTools = actedOn(resolved, change, bundle, claimed).filter((r) => !isTool(r))
+  const acted = saidBeyondTools.length ? saidBeyondTools : resolved
   const context = contextNames(bundle, resolved, covered, acted)
   // A trap written for moving a value one way does not meet a change that says only the other.
   const direction = changeDirection(change)

@@ -157,4 +157,35 @@ describe('the technologies a change acts on', () => {
     const alb = [{ name: 'aws-alb' }, { name: 'aws-elb', id: 'aws-elb' }]
     expect(actedOn(alb, 'raise the alb idle timeout on aws', traps).map((r) => r.name)).toEqual(['aws-elb'])
   })
+
+  it('behavior: a change said only through its tool ("via Terraform") acts on every name: none is context', () => {
+    const traps: TrapsBundle = {
+      technologies: [
+        fixtureTechnology('terraform', 'Terraform', 'iac', [
+          fixtureTrap('terraform-a', 'A plan replaces it.'),
+        ]),
+        fixtureTechnology(
+          'aws-ecs',
+          'Amazon ECS',
+          'orchestration',
+          [
+            fixtureTrap('aws-ecs-a', 'Applying the service resets the autoscaled desired count.', {
+              actions: ['capacity-change'],
+            }),
+          ],
+          { aliases: ['ecs'] },
+        ),
+      ],
+    }
+    const asked = [
+      { name: 'terraform', id: 'terraform' },
+      { name: 'aws-ecs', id: 'aws-ecs' },
+    ]
+    const pick = (change: string) =>
+      selectTraps(traps, asked, 'aws-ecs,terraform', ['capacity-change'], change).traps.find(
+        (t) => t.id === 'aws-ecs-a',
+      )?.one_line_because
+    expect(pick('give the orders tasks more cpu and memory via terraform')).toBeUndefined()
+    expect(pick('give the ecs orders tasks more cpu via terraform')).toBeUndefined()
+  })
 })
