@@ -23,6 +23,7 @@ import type { HarmBundle, HarmEntry } from '../../schema/harm.js'
 import type { AppliesBecause } from '../../schema/situation.js'
 import type { ResolvedTechnology } from '../../schema/technologies.js'
 import { premisesNamedIn, stem, wordsOf } from './change-match.js'
+import { changeDirection } from './direction.js'
 import type { SelectedTrap } from './trap-selection.js'
 
 /** A question whose answer would add items the answer left out, and how many. */
@@ -51,6 +52,9 @@ export function fastPath(facts: Record<string, unknown>): 'outside-production' |
 /** Facts whose yes is the routine case itself: unanswered, never a question. */
 const TAKEN_AS_ROUTINE = new Set(['production'])
 
+/** What a capacity change that raises or adds can be: anything but a removal. */
+const NOT_A_REMOVAL = ['add', 'replace']
+
 export function doNoHarm(
   harm: HarmBundle,
   facts: Record<string, unknown>,
@@ -76,6 +80,7 @@ export function doNoHarm(
   const said = change ? wordsOf(change) : new Map<string, string>()
   // The change's words, read once above, also say which premises it names.
   const namesPremise = premisesNamedIn(change === undefined ? undefined : said)
+  const raising = changeDirection(change) === 'raising'
 
   const keep = (
     id: string,
@@ -107,6 +112,19 @@ export function doNoHarm(
     }
     if (path === 'emergency' && e.slows && !hasEmergencyPath) {
       left_out.push(`${id}: it stages, waits or asks for approval, and an emergency does not wait`)
+      return false
+    }
+    // An unanswered fact the change's own words settle: a change that raises or adds ("increase the
+    // retention", "more memory") removes no capacity, so an item kept only for a removal goes.
+    const settled = (why?.unanswered ?? []).find(
+      (u) =>
+        u.fact === 'capacity_direction' &&
+        raising &&
+        Array.isArray(u.drops_if) &&
+        NOT_A_REMOVAL.every((v) => (u.drops_if as string[]).includes(v)),
+    )
+    if (settled) {
+      left_out.push(`${id}: it is for removing capacity, and your change says it raises or adds`)
       return false
     }
     // Unanswered, `production` is taken as yes: an item that needs it to be no (a sandbox's own

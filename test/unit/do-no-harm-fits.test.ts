@@ -10,8 +10,10 @@ import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { doNoHarm } from '../../gateway/datasets/do-no-harm.js'
 import type { SelectedTrap } from '../../gateway/datasets/trap-selection.js'
+import type { Gate } from '../../schema/content.js'
 import type { PublishedGate, PublishedRule } from '../../schema/datasets.js'
 import { coveredByBreaks } from '../../schema/harm.js'
+import { appliesBecause, type Fact, type Situation } from '../../schema/situation.js'
 import type { TrapFile } from '../../schema/traps.js'
 import { harmMap } from '../support/do-no-harm.js'
 import { fixtureTrap } from '../support/trap-fixture.js'
@@ -228,5 +230,45 @@ describe('items that do not fit the technologies named never come', () => {
       }).traps.map((t) => t.id)
     expect(kept({ production: false })).toEqual(['told', 'lost'])
     expect(kept({ production: true })).toEqual(['told', 'untold', 'lost'])
+  })
+})
+
+describe('an unanswered fact the change settles in its own words', () => {
+  it('behavior: a capacity change that says it raises or adds gets no item kept only for a removal; one that says neither way keeps it', async () => {
+    const facts = parse(await readFile('content/facts.yaml', 'utf8')) as Fact[]
+    const gates = await Promise.all(
+      ['fleet-command-echoes-target-count', 'capacity-removal-respects-floor'].map(
+        async (id) => parse(await readFile(`content/gates/${id}.yaml`, 'utf8')) as Gate,
+      ),
+    )
+    const situation: Situation = { action: 'capacity-change', facts: { production: true, targets: 9 } }
+    const because = Object.fromEntries(
+      gates.flatMap((g) => {
+        const why = appliesBecause(g.check_spec, situation, facts)
+        return why ? [[g.id, why] as const] : []
+      }),
+    )
+    const held = async (change: string) =>
+      doNoHarm(
+        await harmMap(),
+        situation.facts,
+        undefined,
+        () => undefined,
+        { gates: gates.map((g) => ({ id: g.id }) as PublishedGate), rules: [], traps: [], because },
+        change,
+      ).gates.map((g) => g.id)
+    // Both apply to an unanswered direction (a removal may be meant).
+    expect(Object.keys(because).sort()).toEqual([
+      'capacity-removal-respects-floor',
+      'fleet-command-echoes-target-count',
+    ])
+    // A raise may still be a replacement (a pool cycled to bigger machines): the floor stays.
+    expect(await held('increase topic retention from 3 to 7 days')).toEqual([
+      'capacity-removal-respects-floor',
+    ])
+    expect(await held('resize the broker disks')).toEqual([
+      'fleet-command-echoes-target-count',
+      'capacity-removal-respects-floor',
+    ])
   })
 })
