@@ -5,10 +5,11 @@
  * restore test for the database behind a memcached upgrade) does not fit it. When the change names
  * none of them, or no change is sent, every name counts.
  *
- * A name asked that is not on file is acted on when the change says two of its words as one phrase,
- * one of them no name on file uses ("the java tracing agent" for opentelemetry-java-agent): those words are
- * its, so a technology on file said only through them (java: the JVM) is named beside it. Its traps
- * are not on file, and the ones of the names beside it must not take their place.
+ * A name asked is acted on when the change says two of its words as one phrase, one of them no
+ * other name asked uses ("the java tracing agent" for opentelemetry-java-agent, "kafka connect
+ * workers"): those words are its, so another name said only through them (java: the JVM; kafka:
+ * the brokers) is named beside it, and its traps (or, for a name not on file, the absence of any)
+ * are not replaced by the other's. A service keeps no word of the engine it runs ("elasticache redis").
  */
 import type { ResolvedTechnology } from '../../schema/technologies.js'
 import type { TrapsBundle } from '../../schema/traps.js'
@@ -18,31 +19,49 @@ const PHRASE_GAP = 2
 
 const wordsIn = (text: string) => text.toLowerCase().match(/[a-z0-9]+/g) ?? []
 
-/** The words of the change that a name not on file claims (see above); empty when none does. */
+/** Whose each claimed word is: the id, or the name as asked when not on file. */
+export type Claimed = ReadonlyMap<string, string>
+
+const keyOf = (r: ResolvedTechnology) => r.id ?? r.name
+
+/** The words of the change that a name asked says as a phrase and claims (see above). */
 export function claimedWords(
   named: readonly ResolvedTechnology[],
   change: string | undefined,
   bundle: TrapsBundle,
-): Set<string> {
-  const claimed = new Set<string>()
+): Map<string, string> {
+  const claimed = new Map<string, string>()
   if (!change) return claimed
   const said = wordsIn(change)
-  const onFile = new Set(
-    named.flatMap((r) => {
-      const file = bundle.technologies.find((t) => t.technology === r.id)
-      return file ? [file.technology, file.name, ...file.aliases].flatMap(wordsIn) : []
-    }),
-  )
+  const fileOf = (r: ResolvedTechnology) => bundle.technologies.find((t) => t.technology === r.id)
+  const namesOf = (r: ResolvedTechnology) => {
+    const file = fileOf(r)
+    return file ? [file.technology, file.name, ...file.aliases] : [r.name]
+  }
   for (const r of named) {
-    if (r.id) continue
-    const own = new Set(wordsIn(r.name).filter((w) => w.length >= 3))
+    const own = new Set(
+      namesOf(r)
+        .flatMap(wordsIn)
+        .filter((w) => w.length >= 3),
+    )
+    const others = new Set(
+      named.filter((o) => keyOf(o) !== keyOf(r)).flatMap((o) => namesOf(o).flatMap(wordsIn)),
+    )
+    // A service says the engine it runs by its name ("elasticache redis"): that word stays the engine's.
+    const file = fileOf(r)
+    const runs = new Set(
+      bundle.technologies
+        .filter((t) => [...(file?.manages ?? []), ...(file?.includes ?? [])].includes(t.technology))
+        .flatMap((t) => [t.technology, ...t.aliases]),
+    )
     // Its words said close together, as one phrase ("java tracing agent"), not far apart
     // ("upgrade java ... under the tracing agent" upgrades Java).
     let phrase: string[] = []
-    let last = -Infinity
+    let last = Number.NEGATIVE_INFINITY
     const close = () => {
       const words = new Set(phrase)
-      if (words.size >= 2 && [...words].some((w) => !onFile.has(w))) for (const w of words) claimed.add(w)
+      if (words.size >= 2 && [...words].some((w) => !others.has(w)))
+        for (const w of words) if (!runs.has(w) && !claimed.has(w)) claimed.set(w, keyOf(r))
       phrase = []
     }
     said.forEach((w, i) => {
@@ -56,10 +75,13 @@ export function claimedWords(
   return claimed
 }
 
-/** The change with the claimed words blanked, for reading which names on file it says. */
-export function withoutClaimed(change: string, claimed: ReadonlySet<string>): string {
+/** The change with the words others claim blanked: what it says of `key` (or of none, without one). */
+export function withoutClaimed(change: string, claimed: Claimed, key?: string): string {
   return claimed.size
-    ? change.replace(/[a-z0-9]+/gi, (w) => (claimed.has(w.toLowerCase()) ? '_' : w))
+    ? change.replace(/[a-z0-9]+/gi, (w) => {
+        const by = claimed.get(w.toLowerCase())
+        return by !== undefined && by !== key ? '_' : w
+      })
     : change
 }
 
@@ -67,21 +89,24 @@ export function actedOn(
   named: readonly ResolvedTechnology[],
   change: string | undefined,
   bundle: TrapsBundle,
-  claimed: ReadonlySet<string> = claimedWords(named, change, bundle),
+  claimed: Claimed = claimedWords(named, change, bundle),
 ): readonly ResolvedTechnology[] {
   if (!change) return named
-  const own = withoutClaimed(change, claimed)
-  const said = new Set(own.toLowerCase().match(/[a-z0-9]+(?:[-.][a-z0-9]+)*/g) ?? [])
-  const spaced = ` ${own.toLowerCase().replace(/[^a-z0-9.]+/g, ' ')} `
   const names = (r: ResolvedTechnology) => {
     const file = bundle.technologies.find((t) => t.technology === r.id)
     return [r.name, ...(file ? [file.technology, file.name, ...file.aliases] : [])].map((n) =>
       n.toLowerCase(),
     )
   }
-  // A name of several words ("Amazon ElastiCache") is met by its words in order.
-  const says = (n: string) => said.has(n) || spaced.includes(` ${n.replace(/[^a-z0-9.]+/g, ' ').trim()} `)
-  const claims = (r: ResolvedTechnology) => !r.id && wordsIn(r.name).some((w) => claimed.has(w))
-  const acted = named.filter((r) => claims(r) || names(r).some(says))
+  // A name of several words ("Amazon ElastiCache") is met by its words in order, of those the
+  // change says of it (not the words another name claims).
+  const says = (r: ResolvedTechnology) => {
+    const own = withoutClaimed(change, claimed, keyOf(r)).toLowerCase()
+    const said = new Set(own.match(/[a-z0-9]+(?:[-.][a-z0-9]+)*/g) ?? [])
+    const spaced = ` ${own.replace(/[^a-z0-9.]+/g, ' ')} `
+    return (n: string) => said.has(n) || spaced.includes(` ${n.replace(/[^a-z0-9.]+/g, ' ').trim()} `)
+  }
+  const claims = (r: ResolvedTechnology) => [...claimed.values()].includes(keyOf(r))
+  const acted = named.filter((r) => claims(r) || names(r).some(says(r)))
   return acted.length ? acted : named
 }

@@ -90,12 +90,18 @@ export function selectTraps(
   const uncovered = [...new Set(resolved.filter((r) => !r.id).map((r) => r.name))].sort()
   for (const name of uncovered) notes.push(`no traps on file for ${name}`)
   const files = covered.flatMap((id) => bundle.technologies.find((t) => t.technology === id) ?? [])
-  // Words of the change that a name not on file claims ("java tracing agent") name no technology
-  // on file: which names the change acts on and upgrades is read without them (acted-on.ts).
+  // Words of the change a name claims ("java tracing agent") name no other technology: which names
+  // the change acts on and upgrades is read without the words others claim (acted-on.ts).
   const claimed = claimedWords(resolved, change, bundle)
   // The versions the change moves a technology to are asked too: a trap of 3.x holds for a move
   // to 3.1 although the agent named the 2.53 it runs.
-  const moves = changeVersions(change === undefined ? undefined : withoutClaimed(change, claimed), files)
+  const moves = new Map(
+    files.flatMap((f) => [
+      ...changeVersions(change === undefined ? undefined : withoutClaimed(change, claimed, f.technology), [
+        f,
+      ]),
+    ]),
+  )
   const movedTo: ResolvedTechnology[] = [...moves].flatMap(([id, versions]) =>
     versions.map((version) => ({ name: `${id}@${version} in your change`, id, version })),
   )

@@ -188,4 +188,49 @@ describe('the technologies a change acts on', () => {
     expect(pick('give the orders tasks more cpu and memory via terraform')).toBeUndefined()
     expect(pick('give the ecs orders tasks more cpu via terraform')).toBeUndefined()
   })
+
+  it('behavior: a name on file said as a phrase ("kafka connect workers") claims its words from a name said by one of them; a service keeps none of its engine\'s', () => {
+    const traps: TrapsBundle = {
+      technologies: [
+        fixtureTechnology('kafka', 'Apache Kafka', 'queue-stream', [fixtureTrap('kafka-a', 'A.')]),
+        fixtureTechnology(
+          'kafka-connect',
+          'Kafka Connect',
+          'queue-stream',
+          [fixtureTrap('kafka-connect-a', 'A.')],
+          {
+            aliases: ['connect'],
+          },
+        ),
+        fixtureTechnology('redis', 'Redis', 'cache', [fixtureTrap('redis-a', 'A.')]),
+        fixtureTechnology(
+          'aws-elasticache',
+          'Amazon ElastiCache',
+          'cache',
+          [fixtureTrap('aws-elasticache-a', 'A.')],
+          {
+            aliases: ['elasticache', 'elasticache-redis'],
+            manages: ['redis'],
+          },
+        ),
+      ],
+    }
+    const ids = (names: string[], change: string) =>
+      actedOn(
+        names.map((n) => ({ name: n, id: n })),
+        change,
+        traps,
+      ).map((r) => r.id)
+    expect(ids(['kafka', 'kafka-connect'], 'restart the kafka connect workers one by one')).toEqual([
+      'kafka-connect',
+    ])
+    expect(ids(['kafka', 'kafka-connect'], 'raise kafka retention, then restart connect')).toEqual([
+      'kafka',
+      'kafka-connect',
+    ])
+    expect(ids(['redis', 'aws-elasticache'], 'upgrade elasticache redis to 7.1')).toEqual([
+      'redis',
+      'aws-elasticache',
+    ])
+  })
 })
