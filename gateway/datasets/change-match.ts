@@ -27,6 +27,21 @@ const CHANGE_VERBS =
     ' ',
   )
 
+/** Words of two letters that name a thing ("ip ranges", "az", "gc"), kept where shorter words go. */
+const SHORT_TERMS = new Set(['ip', 'az', 'ha', 'gc'])
+
+/**
+ * Terms of two words read as one, where one word alone says nothing ("set" is a verb in "set the
+ * timeout", a thing in "IP set"; "list" alone is any list): joined before a text is split.
+ */
+const JOINED_TERMS: [RegExp, string][] = [
+  [/\bip[ -]sets?\b/g, 'ipset'],
+  [/\brecord[ -]sets?\b/g, 'recordset'],
+  [/\breplica[ -]sets?\b/g, 'replicaset'],
+  [/\bchange[ -]sets?\b/g, 'changeset'],
+  [/\b(allow|block|deny|access)[ -]lists?\b/g, '$1list'],
+]
+
 /** Plurals that no suffix rule meets. */
 const IRREGULAR: Record<string, string> = { indices: 'index', indexes: 'index' }
 
@@ -84,11 +99,12 @@ const VERB_STEMS = new Set(CHANGE_VERBS.map(stem))
 export function wordsOf(text: string): Map<string, string> {
   const words = new Map<string, string>()
   const add = (w: string) => {
-    if (w.length < 3 || STOP.has(w) || /^\d+$/.test(w)) return
+    if ((w.length < 3 && !SHORT_TERMS.has(w)) || STOP.has(w) || /^\d+$/.test(w)) return
     const s = stem(w)
     if (!words.has(s)) words.set(s, w)
   }
-  for (const w of text.toLowerCase().match(/[a-z0-9][a-z0-9_]*/g) ?? []) {
+  const joined = JOINED_TERMS.reduce((t, [term, one]) => t.replace(term, one), text.toLowerCase())
+  for (const w of joined.match(/[a-z0-9][a-z0-9_]*/g) ?? []) {
     add(w)
     if (w.includes('_')) for (const part of w.split('_')) add(part)
   }

@@ -225,6 +225,17 @@ describe('change in selection and ranking', () => {
     expect(m.get('cache-add-server-remaps')?.words).toEqual(['grow', 'nodes'])
   })
 
+  it('behavior: a thing named in two words ("IP set", "allow list") or in two letters ("ip") meets its trap; "set" alone says nothing', () => {
+    const m = matchChange('add the partner CIDRs to the WAF IP set allowlist', [
+      lineOnly('list-replaced', 'Updating an IP set replaces its whole allow list.'),
+      lineOnly('rule-order', 'Setting a rule priority reorders the web ACL.'),
+    ])
+    expect(m.get('list-replaced')?.words).toEqual(['ipset', 'allowlist'])
+    expect(m.get('rule-order')?.words ?? []).toEqual([])
+    expect(wordsOf('open the ip ranges').has(stem('ip'))).toBe(true)
+    expect(wordsOf('set the timeout').size).toBe(1)
+  })
+
   it('behavior: a bigger or smaller value meets however it is said, and a disk is a volume; raising is not adding', () => {
     expect(stem('raise')).toBe(stem('bigger'))
     expect(stem('lowering')).toBe(stem('reduce'))
