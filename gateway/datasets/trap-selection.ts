@@ -88,7 +88,6 @@ export function selectTraps(
     .flatMap((t) => (t.includes ?? []).map((id) => ({ name: `${id} via ${t.technology}`, id })))
   const covered = [...new Set([...named, ...included.map((i) => i.id)])].sort()
   const uncovered = [...new Set(resolved.filter((r) => !r.id).map((r) => r.name))].sort()
-  for (const name of uncovered) notes.push(`no traps on file for ${name}`)
   const files = covered.flatMap((id) => bundle.technologies.find((t) => t.technology === id) ?? [])
   // Words of the change a name claims ("java tracing agent") name no other technology: which names
   // the change acts on and upgrades is read without the words others claim (acted-on.ts).
@@ -160,6 +159,19 @@ export function selectTraps(
   const saidBeyondTools = actedOn(resolved, change, bundle, claimed).filter((r) => !isTool(r))
   const acted = saidBeyondTools.length ? saidBeyondTools : resolved
   const context = contextNames(bundle, resolved, covered, acted)
+  // A name not on file is said so; when the change acts on it and moves its version, the answer
+  // cannot name its traps, so it says where the agent finds them (what its own release notes change).
+  const spoken = ` ${(change ?? '').toLowerCase().replace(/[^a-z0-9.]+/g, ' ')} `
+  const saidInChange = (name: string) =>
+    [...claimed.values()].includes(name) || spoken.includes(` ${name.replace(/-/g, ' ')} `)
+  for (const name of uncovered) {
+    const actedUpon = change !== undefined && saysPremise('version-upgrade') && saidInChange(name)
+    notes.push(
+      actedUpon
+        ? `no traps on file for ${name}, which your change acts on: before the change, read its release notes and upgrade guide for every version from the one you run to the one you move to, and put each changed default (a protocol, port, flag, name or limit) and each removal your setup uses into the plan, with a read-only check`
+        : `no traps on file for ${name}`,
+    )
+  }
   // A trap written for moving a value one way does not meet a change that says only the other.
   const direction = changeDirection(change)
   const reasonFor = (id: string, t: Trap) =>

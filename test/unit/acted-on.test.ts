@@ -142,6 +142,24 @@ describe('the technologies a change acts on', () => {
     expect(jvm.traps.map((t) => [t.id, t.one_line_because])).toEqual([
       ['jvm-a', expect.stringContaining('named beside what your change acts on (opentelemetry-java-agent)')],
     ])
+    // The missing technology is what the change moves: the answer says where its traps are found.
+    expect(jvm.echo.notes).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^no traps on file for opentelemetry-java-agent, which your change acts on: .*release notes/,
+        ),
+      ]),
+    )
+    // Named beside a change that does not act on it, it is said plainly.
+    expect(
+      selectTraps(
+        traps,
+        javaAgent,
+        'jvm,opentelemetry-java-agent',
+        ['dependency-upgrade'],
+        'upgrade the jdk to 21',
+      ).echo.notes,
+    ).toContain('no traps on file for opentelemetry-java-agent')
     // Fits are still decided by the kinds of the names on file.
     expect(jvm.acted_on.map((r) => r.name)).toEqual(['opentelemetry-java-agent', 'jvm'])
     // Upgrading the JDK itself, said so, is what the JVM trap is for.
