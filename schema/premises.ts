@@ -24,9 +24,12 @@ export const PREMISES = {
     'delete deleting deletion drop purge truncate remove removal wipe destroy cleanup clean prune retire decommission',
   /** The change deletes by age through the store itself: a retention, TTL or lifecycle rule. */
   'deletion-by-age': 'retention ttl lifecycle expire expiry expiration',
-  /** The change moves money or writes what must not happen twice (a charge, a refund, an order). */
+  /**
+   * The change moves money or writes what must not happen twice (a charge, a refund, an order). An
+   * invoice rendered or mailed moves none: "invoice" is not among these words.
+   */
   money:
-    'payment payments charge charges billing invoice invoices refund refunds transfer transfers ledger purchase checkout money wallet order orders',
+    'payment payments charge charges billing refund refunds transfer transfers ledger purchase checkout money wallet order orders',
   /** Something the change starts or scales can spend money or draw on a provider's quotas. */
   spend:
     'spend cost budget bill billing quota quotas autoscale autoscaler autoscaling scale scaling serverless concurrency vcpu gpu tokens llm invocations',

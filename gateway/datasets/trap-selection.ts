@@ -153,11 +153,14 @@ export function selectTraps(
   // Named for context beside what the change acts on (the OS under an agent being upgraded, the
   // sink it ships to): one shared word ("config", "upgrade") is no sign its trap is met.
   // The tool a change is made with (Terraform, a CI system) acts on what it manages: a change said
-  // only through its tool ("via Terraform") acts on every name, none of them context.
+  // only through its tool ("via Terraform") acts on every name, none of them context. A tool the
+  // change upgrades ("terraform 1.5.7 to opentofu 1.8") is its object: the store beside it is not.
   const isTool = (r: ResolvedTechnology) =>
     r.id !== undefined && TOOL_KINDS.has(bundle.technologies.find((t) => t.technology === r.id)?.kind ?? '')
-  const saidBeyondTools = actedOn(resolved, change, bundle, claimed).filter((r) => !isTool(r))
-  const acted = saidBeyondTools.length ? saidBeyondTools : resolved
+  const said = actedOn(resolved, change, bundle, claimed)
+  const saidBeyondTools = said.filter((r) => !isTool(r))
+  const toolsUpgraded = said.filter((r) => isTool(r) && r.id !== undefined && moves.has(r.id))
+  const acted = saidBeyondTools.length ? saidBeyondTools : toolsUpgraded.length ? toolsUpgraded : resolved
   const context = contextNames(bundle, resolved, covered, acted)
   // A name not on file is said so; when the change acts on it and moves its version, the answer
   // cannot name its traps, so it says where the agent finds them (what its own release notes change).

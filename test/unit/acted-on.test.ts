@@ -251,4 +251,31 @@ describe('the technologies a change acts on', () => {
       'aws-elasticache',
     ])
   })
+
+  it('behavior: a tool the change upgrades is its object: a store named beside it is context', () => {
+    const traps: TrapsBundle = {
+      technologies: [
+        fixtureTechnology('terraform', 'Terraform', 'iac', [fixtureTrap('terraform-a', 'Upgrading state.')], {
+          aliases: ['opentofu'],
+        }),
+        fixtureTechnology('aws-dynamodb', 'Amazon DynamoDB', 'database', [
+          fixtureTrap('aws-dynamodb-a', 'Restoring a table creates a new table.'),
+        ]),
+      ],
+    }
+    const asked = [
+      { name: 'terraform', id: 'terraform' },
+      { name: 'aws-dynamodb', id: 'aws-dynamodb' },
+    ]
+    const picked = (change: string) =>
+      selectTraps(traps, asked, 'aws-dynamodb,terraform', ['dependency-upgrade'], change)
+    const upgrade = picked('migrate terraform 1.5.7 to opentofu 1.8')
+    expect(upgrade.acted_on.map((r) => r.id)).toEqual(['terraform'])
+    expect(upgrade.traps.find((t) => t.id === 'aws-dynamodb-a')?.one_line_because).toContain('named beside')
+    // Made through the tool, the change acts on everything named.
+    expect(picked('raise the lock table capacity via terraform').acted_on.map((r) => r.id)).toEqual([
+      'terraform',
+      'aws-dynamodb',
+    ])
+  })
 })

@@ -236,6 +236,24 @@ describe('change in selection and ranking', () => {
     expect(wordsOf('set the timeout').size).toBe(1)
   })
 
+  it('behavior: a unit right after a number is the size of the change, not its mechanism', () => {
+    const m = matchChange('raise the function timeout to 8 minutes', [
+      lineOnly('batches-a-minute', 'Raising concurrency adds 300 batches a minute.'),
+      lineOnly(
+        'timeout-coupled',
+        'Raising the function timeout past the queue visibility timeout redelivers.',
+      ),
+    ])
+    expect(m.get('batches-a-minute')?.words).toEqual(['raise'])
+    expect(m.get('timeout-coupled')?.words).toEqual(['raise', 'function', 'timeout'])
+    // Said as a thing, not a size, the word still counts.
+    expect(
+      matchChange('shorten the minute rollup', [lineOnly('rollup', 'A minute rollup drops raw points.')]).get(
+        'rollup',
+      )?.words,
+    ).toEqual(['minute', 'rollup'])
+  })
+
   it('behavior: a bigger or smaller value meets however it is said, and a disk is a volume; raising is not adding', () => {
     expect(stem('raise')).toBe(stem('bigger'))
     expect(stem('lowering')).toBe(stem('reduce'))
