@@ -20,7 +20,7 @@ import { compareVersionParts, rangeAdmits, versionParts } from '../../schema/ver
 import { actedOn, claimedWords, withoutClaimed } from './acted-on.js'
 import { type ChangeMatch, matchChange, premisesNamedBy } from './change-match.js'
 import { changeDirection } from './direction.js'
-import { changeVersions } from './upgraded.js'
+import { changeVersions, upgradesUnnamed } from './upgraded.js'
 
 /** The words a trap must share with `change` to come although its actions differ from those asked. */
 export const CHANGE_WORDS_TO_BRING = 2
@@ -127,6 +127,8 @@ export function selectTraps(
   // managed service named runs that server for you (Sentinel's probes on ElastiCache).
   const managedBy = managers(bundle, covered, change)
   const upgraded = new Set(moves.keys())
+  // Something the change moves by version that no name asked is ("WeasyPrint 60.2 to 61.2").
+  const upgradesOther = upgradesUnnamed(change, files)
   // A technology named at two versions (asked, or "cut over from 13 to 16") is being upgraded,
   // whether or not the change says the word.
   const versionsOf = new Map(
@@ -181,7 +183,7 @@ export function selectTraps(
     !namesPremise(t.premise)
       ? `written for a ${t.premise} change, which yours does not name`
       : t.premise === 'version-upgrade' &&
-          upgraded.size &&
+          (upgraded.size || upgradesOther) &&
           !(t.upgrade_of ?? [id]).some((u) => upgraded.has(u))
         ? `written for upgrading ${(t.upgrade_of ?? [id]).join(' or ')}, which your change does not upgrade`
         : t.direction && direction && t.direction !== direction

@@ -15,6 +15,10 @@ const UPGRADE_WORDS = new Set(['upgrade', 'migrate', 'bump', 'update', 'move'].m
 const BEFORE = 4
 const AFTER = 4
 const VERSION = /^v?\d+(\.[\dx]+)*$/
+/** A whole number with no dot or "v": a count as often as a version. */
+const BARE = /^\d+$/
+/** Words after which a whole number is a version ("to 17", "from 13", "version 3"). */
+const INTRODUCES = new Set(['to', 'from', 'version', 'then', 'and', 'through'])
 /** Words that join one version to the next ("from 3.13 to 4.0", "2.6 then 2.7"). */
 const JOINED = new Set(['to', 'then', 'and', 'through'])
 
@@ -57,10 +61,44 @@ export function changeVersions(
             end += 2
           }
         }
-        const versions = after.filter((t) => VERSION.test(t)).map((t) => t.replace(/^v/, ''))
+        // A bare whole number is a version only right after the name or a word that introduces one
+        // ("postgres 16", "to 17"); "ansible role across 420 hosts" counts hosts, not a version.
+        const versions = after
+          .filter(
+            (t, k) => VERSION.test(t) && (!BARE.test(t) || k === 0 || INTRODUCES.has(after[k - 1] ?? '')),
+          )
+          .map((t) => t.replace(/^v/, ''))
         if (before.some((t) => UPGRADE_WORDS.has(stem(t))) || versions.length)
           upgraded.set(f.technology, [...new Set([...(upgraded.get(f.technology) ?? []), ...versions])])
       }
   }
   return upgraded
+}
+
+/**
+ * Whether the change moves something it does not name among the technologies asked from one
+ * version to another ("WeasyPrint 60.2 to 61.2" beside python@3.12): then a named technology not
+ * upgraded by name is not upgraded either, and its upgrade traps do not meet the change.
+ */
+export function upgradesUnnamed(change: string | undefined, files: readonly TrapFile[]): boolean {
+  if (change === undefined) return false
+  const tokens = tokensOf(change)
+  const named = new Set(
+    files.flatMap((f) =>
+      [f.technology, ...f.aliases, f.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')].flatMap((p) =>
+        p.split('-'),
+      ),
+    ),
+  )
+  return tokens.some((t, i) => {
+    if (
+      !VERSION.test(t) ||
+      BARE.test(t) ||
+      !JOINED.has(tokens[i + 1] ?? '') ||
+      !VERSION.test(tokens[i + 2] ?? '')
+    )
+      return false
+    const before = tokens[i - 1] === 'from' ? tokens[i - 2] : tokens[i - 1]
+    return before !== undefined && !VERSION.test(before) && !named.has(before)
+  })
 }

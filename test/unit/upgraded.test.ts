@@ -124,6 +124,20 @@ describe('which technology a change upgrades', () => {
     expect(ranked).toContain('metricstore-3-renames-labels')
   })
 
+  it('behavior: a count after a name is no version; a move of something no name asked is, and upgrades none of them', () => {
+    expect(
+      upgraded('upgrade metricstore to 3.1 with dashboards across 420 hosts', bundle.technologies),
+    ).toEqual(new Set(['metricstore']))
+    expect(changeVersions('upgrade metricstore to 3', bundle.technologies).get('metricstore')).toEqual(['3'])
+    const r = inFull('deploy the exporter with the libfoo 60.2 to 61.2 upgrade before month end')
+    expect(r.full).toEqual([])
+    expect(r.lines.find((l) => l.id === 'metricstore-v3-drops-old-blocks')?.why).toContain(
+      'written for upgrading metricstore, which your change does not upgrade',
+    )
+    // A named technology moved by version is upgraded as before.
+    expect(inFull('upgrade metricstore from 2.9 to 3.1').full).toContain('metricstore-v3-drops-old-blocks')
+  })
+
   it('behavior: a change that says of none which it upgrades keeps every upgrade trap', () => {
     const r = inFull('upgrade everything this weekend')
     expect(r.full.sort()).toEqual(bundle.technologies.flatMap((t) => t.traps.map((x) => x.id)).sort())
