@@ -43,13 +43,15 @@ const JOINED_TERMS: [RegExp, string][] = [
 ]
 
 /**
- * A unit right after a number is the size of the change, not its mechanism: "a timeout of 8
- * minutes" meets no trap by "minute" (a trap of "300 batches a minute" is not about timeouts).
+ * A quantity (a number, or a range "from 3 to 7", with its unit) is the size of the change, not its
+ * mechanism nor a version: "a timeout of 8 minutes" meets no trap by "minute" (a trap of "300
+ * batches a minute" is not about timeouts), and "retention from 3 to 7 days" moves Kafka to no
+ * version 7. Read out of a change before its words are matched and its versions read (upgraded.ts).
  */
-const UNIT_AFTER_NUMBER =
-  /\b(\d+(?:\.\d+)?)\s*(?:ms|milliseconds?|secs?|seconds?|mins?|minutes?|hrs?|hours?|days?|weeks?|months?|years?|[kmgtp]i?b|bytes?|percent)\b/gi
+const QUANTITY =
+  /\b(?:from\s+)?\d+(?:\.\d+)?\s*(?:(?:to|-)\s*\d+(?:\.\d+)?\s*)?(?:ms|milliseconds?|secs?|seconds?|mins?|minutes?|hrs?|hours?|days?|weeks?|months?|years?|[kmgtp]i?b|bytes?|percent)\b/gi
 
-const withoutUnits = (change: string) => change.replace(UNIT_AFTER_NUMBER, '$1')
+export const withoutQuantities = (change: string) => change.replace(QUANTITY, ' ')
 
 /** Plurals that no suffix rule meets. */
 const IRREGULAR: Record<string, string> = { indices: 'index', indexes: 'index' }
@@ -164,7 +166,7 @@ export function matchChange(
   /** Words that name the technologies asked: every trap of one holds them, so they tell no mechanism. */
   names: Iterable<string> = [],
 ): Map<string, ChangeMatch> {
-  const asked = wordsOf(withoutUnits(change))
+  const asked = wordsOf(withoutQuantities(change))
   for (const name of names) for (const s of wordsOf(name.replace(/-/g, ' ')).keys()) asked.delete(s)
   const line = traps.map((t) => new Set(wordsOf(`${t.id.replace(/-/g, ' ')} ${t.trap}`).keys()))
   const rest = traps.map((t) => new Set(wordsOf(`${t.probe} ${t.stop_if} ${t.safe_path}`).keys()))

@@ -7,7 +7,7 @@
  * nothing is decided here.
  */
 import type { TrapFile } from '../../schema/traps.js'
-import { stem } from './change-match.js'
+import { stem, withoutQuantities } from './change-match.js'
 
 /** Words that, a few words before a technology's name, say it is the one upgraded. */
 const UPGRADE_WORDS = new Set(['upgrade', 'migrate', 'bump', 'update', 'move'].map(stem))
@@ -41,7 +41,7 @@ export function changeVersions(
 ): Map<string, string[]> {
   const upgraded = new Map<string, string[]>()
   if (change === undefined) return upgraded
-  const tokens = tokensOf(change)
+  const tokens = tokensOf(withoutQuantities(change))
   for (const f of files) {
     const phrases = [f.technology, ...f.aliases, f.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')].map((p) =>
       p.split('-').filter(Boolean),
@@ -82,7 +82,7 @@ export function changeVersions(
  */
 export function upgradesUnnamed(change: string | undefined, files: readonly TrapFile[]): boolean {
   if (change === undefined) return false
-  const tokens = tokensOf(change)
+  const tokens = tokensOf(withoutQuantities(change))
   const named = new Set(
     files.flatMap((f) =>
       [f.technology, ...f.aliases, f.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')].flatMap((p) =>

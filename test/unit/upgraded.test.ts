@@ -129,6 +129,9 @@ describe('which technology a change upgrades', () => {
       upgraded('upgrade metricstore to 3.1 with dashboards across 420 hosts', bundle.technologies),
     ).toEqual(new Set(['metricstore']))
     expect(changeVersions('upgrade metricstore to 3', bundle.technologies).get('metricstore')).toEqual(['3'])
+    // A quantity with its unit is no version: a retention "from 3 to 7 days" upgrades nothing.
+    expect(upgraded('raise metricstore retention from 3 to 7 days', bundle.technologies)).toEqual(new Set())
+    expect(upgraded('set the metricstore timeout to 30 seconds', bundle.technologies)).toEqual(new Set())
     const r = inFull('deploy the exporter with the libfoo 60.2 to 61.2 upgrade before month end')
     expect(r.full).toEqual([])
     expect(r.lines.find((l) => l.id === 'metricstore-v3-drops-old-blocks')?.why).toContain(
