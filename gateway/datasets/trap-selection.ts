@@ -187,7 +187,7 @@ export function selectTraps(
           !(t.upgrade_of ?? [id]).some((u) => upgraded.has(u))
         ? `written for upgrading ${(t.upgrade_of ?? [id]).join(' or ')}, which your change does not upgrade`
         : t.direction && direction && t.direction !== direction
-          ? `written for ${t.direction === 'lowering' ? 'lowering' : 'raising'} the value, and your change is ${direction} it`
+          ? `written for ${t.direction} the value, and your change is ${direction} it`
           : t.needs_server && managedBy.has(id)
             ? `it needs the server itself, which ${managedBy.get(id)} runs for you`
             : t.engine && enginesOf(id).length && !enginesOf(id).includes(t.engine)

@@ -17,17 +17,23 @@ const AFTER = 4
 const VERSION = /^v?\d+(\.[\dx]+)*$/
 /** A whole number with no dot or "v": a count as often as a version. */
 const BARE = /^\d+$/
-/** Words after which a whole number is a version ("to 17", "from 13", "version 3"). */
-const INTRODUCES = new Set(['to', 'from', 'version', 'then', 'and', 'through'])
 /** Words that join one version to the next ("from 3.13 to 4.0", "2.6 then 2.7"). */
 const JOINED = new Set(['to', 'then', 'and', 'through'])
+/** Words after which a whole number is a version ("to 17", "from 13", "version 3"). */
+const INTRODUCES = new Set([...JOINED, 'from', 'version'])
 
-/** The change's words, versions kept whole ("8.4", "v3"). */
+/** The change's words, versions kept whole ("8.4", "v3"), its quantities ("3 to 7 days") left out. */
 const tokensOf = (change: string) =>
-  change
+  withoutQuantities(change)
     .split(/[^a-z0-9.]+/)
     .map((t) => t.replace(/^\.+|\.+$/g, ''))
     .filter(Boolean)
+
+/** A technology's names as the words a change says them in: its id, aliases and display name. */
+const phrasesOf = (f: TrapFile) =>
+  [f.technology, ...f.aliases, f.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')].map((p) =>
+    p.split('-').filter(Boolean),
+  )
 
 /**
  * The technologies the change upgrades, by id, each with the versions the change gives it
@@ -41,12 +47,9 @@ export function changeVersions(
 ): Map<string, string[]> {
   const upgraded = new Map<string, string[]>()
   if (change === undefined) return upgraded
-  const tokens = tokensOf(withoutQuantities(change))
+  const tokens = tokensOf(change)
   for (const f of files) {
-    const phrases = [f.technology, ...f.aliases, f.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')].map((p) =>
-      p.split('-').filter(Boolean),
-    )
-    for (const phrase of phrases)
+    for (const phrase of phrasesOf(f))
       for (let i = 0; i + phrase.length <= tokens.length; i++) {
         if (!phrase.every((w, k) => tokens[i + k] === w)) continue
         const before = tokens.slice(Math.max(0, i - BEFORE), i)
@@ -82,14 +85,8 @@ export function changeVersions(
  */
 export function upgradesUnnamed(change: string | undefined, files: readonly TrapFile[]): boolean {
   if (change === undefined) return false
-  const tokens = tokensOf(withoutQuantities(change))
-  const named = new Set(
-    files.flatMap((f) =>
-      [f.technology, ...f.aliases, f.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')].flatMap((p) =>
-        p.split('-'),
-      ),
-    ),
-  )
+  const tokens = tokensOf(change)
+  const named = new Set(files.flatMap((f) => phrasesOf(f).flat()))
   return tokens.some((t, i) => {
     if (
       !VERSION.test(t) ||
