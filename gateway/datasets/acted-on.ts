@@ -24,6 +24,12 @@ export type Claimed = ReadonlyMap<string, string>
 
 const keyOf = (r: ResolvedTechnology) => r.id ?? r.name
 
+/** Every name a technology asked goes by: as asked, and on file its id, display name and aliases. */
+function namesOf(r: ResolvedTechnology, bundle: TrapsBundle): string[] {
+  const file = bundle.technologies.find((t) => t.technology === r.id)
+  return [r.name, ...(file ? [file.technology, file.name, ...file.aliases] : [])]
+}
+
 /** The words of the change that a name asked says as a phrase and claims (see above). */
 export function claimedWords(
   named: readonly ResolvedTechnology[],
@@ -33,22 +39,17 @@ export function claimedWords(
   const claimed = new Map<string, string>()
   if (!change) return claimed
   const said = wordsIn(change)
-  const fileOf = (r: ResolvedTechnology) => bundle.technologies.find((t) => t.technology === r.id)
-  const namesOf = (r: ResolvedTechnology) => {
-    const file = fileOf(r)
-    return file ? [file.technology, file.name, ...file.aliases] : [r.name]
-  }
   for (const r of named) {
     const own = new Set(
-      namesOf(r)
+      namesOf(r, bundle)
         .flatMap(wordsIn)
         .filter((w) => w.length >= 3),
     )
     const others = new Set(
-      named.filter((o) => keyOf(o) !== keyOf(r)).flatMap((o) => namesOf(o).flatMap(wordsIn)),
+      named.filter((o) => keyOf(o) !== keyOf(r)).flatMap((o) => namesOf(o, bundle).flatMap(wordsIn)),
     )
     // A service says the engine it runs by its name ("elasticache redis"): that word stays the engine's.
-    const file = fileOf(r)
+    const file = bundle.technologies.find((t) => t.technology === r.id)
     const runs = new Set(
       bundle.technologies
         .filter((t) => [...(file?.manages ?? []), ...(file?.includes ?? [])].includes(t.technology))
@@ -92,21 +93,28 @@ export function actedOn(
   claimed: Claimed = claimedWords(named, change, bundle),
 ): readonly ResolvedTechnology[] {
   if (!change) return named
-  const names = (r: ResolvedTechnology) => {
-    const file = bundle.technologies.find((t) => t.technology === r.id)
-    return [r.name, ...(file ? [file.technology, file.name, ...file.aliases] : [])].map((n) =>
-      n.toLowerCase(),
-    )
-  }
-  // A name of several words ("Amazon ElastiCache") is met by its words in order, of those the
-  // change says of it (not the words another name claims).
-  const says = (r: ResolvedTechnology) => {
+  const acted = named.filter(saidIn(change, bundle, claimed))
+  return acted.length ? acted : named
+}
+
+/**
+ * Whether the change says a name asked: it claims a phrase of the change, or the change names it (by
+ * any of its names; one of several words, "Amazon ElastiCache", by its words in order) in words no
+ * other name claims.
+ */
+export function saidIn(
+  change: string,
+  bundle: TrapsBundle,
+  claimed: Claimed,
+): (r: ResolvedTechnology) => boolean {
+  const claimers = new Set(claimed.values())
+  return (r) => {
+    if (claimers.has(keyOf(r))) return true
     const own = withoutClaimed(change, claimed, keyOf(r)).toLowerCase()
     const said = new Set(own.match(/[a-z0-9]+(?:[-.][a-z0-9]+)*/g) ?? [])
     const spaced = ` ${own.replace(/[^a-z0-9.]+/g, ' ')} `
-    return (n: string) => said.has(n) || spaced.includes(` ${n.replace(/[^a-z0-9.]+/g, ' ').trim()} `)
+    return namesOf(r, bundle)
+      .map((n) => n.toLowerCase())
+      .some((n) => said.has(n) || spaced.includes(` ${n.replace(/[^a-z0-9.]+/g, ' ').trim()} `))
   }
-  const claims = (r: ResolvedTechnology) => [...claimed.values()].includes(keyOf(r))
-  const acted = named.filter((r) => claims(r) || names(r).some(says(r)))
-  return acted.length ? acted : named
 }

@@ -17,7 +17,7 @@ import {
 } from '../../schema/technologies.js'
 import type { Trap, TrapFile, TrapsBundle } from '../../schema/traps.js'
 import { compareVersionParts, rangeAdmits, versionParts } from '../../schema/version-range.js'
-import { actedOn, claimedWords, withoutClaimed } from './acted-on.js'
+import { actedOn, claimedWords, saidIn, withoutClaimed } from './acted-on.js'
 import { type ChangeMatch, matchChange, premisesNamedBy } from './change-match.js'
 import { changeDirection } from './direction.js'
 import { changeVersions, upgradesUnnamed } from './upgraded.js'
@@ -166,11 +166,10 @@ export function selectTraps(
   const context = contextNames(bundle, resolved, covered, acted)
   // A name not on file is said so; when the change acts on it and moves its version, the answer
   // cannot name its traps, so it says where the agent finds them (what its own release notes change).
-  const spoken = ` ${(change ?? '').toLowerCase().replace(/[^a-z0-9.]+/g, ' ')} `
-  const saidInChange = (name: string) =>
-    [...claimed.values()].includes(name) || spoken.includes(` ${name.replace(/-/g, ' ')} `)
+  const upgradesSaid =
+    change !== undefined && saysPremise('version-upgrade') ? saidIn(change, bundle, claimed) : undefined
   for (const name of uncovered) {
-    const actedUpon = change !== undefined && saysPremise('version-upgrade') && saidInChange(name)
+    const actedUpon = upgradesSaid?.({ name }) ?? false
     notes.push(
       actedUpon
         ? `no traps on file for ${name}, which your change acts on: before the change, read its release notes and upgrade guide for every version from the one you run to the one you move to, and put each changed default (a protocol, port, flag, name or limit) and each removal your setup uses into the plan, with a read-only check`
