@@ -21,6 +21,8 @@ const BARE = /^\d+$/
 const JOINED = new Set(['to', 'then', 'and', 'through'])
 /** Words after which a whole number is a version ("to 17", "from 13", "version 3"). */
 const INTRODUCES = new Set([...JOINED, 'from', 'version'])
+/** A plural noun after a whole number counts things ("to 2 replicas", "3 brokers"): no version. */
+const COUNTED = /^[a-z]{3,}s$/
 
 /** The change's words, versions kept whole ("8.4", "v3"), its quantities ("3 to 7 days") left out. */
 const tokensOf = (change: string) =>
@@ -65,10 +67,15 @@ export function changeVersions(
           }
         }
         // A bare whole number is a version only right after the name or a word that introduces one
-        // ("postgres 16", "to 17"); "ansible role across 420 hosts" counts hosts, not a version.
+        // ("postgres 16", "to 17"), and not before a plural it counts: "ansible role across 420
+        // hosts" and "compactor to 2 replicas" count hosts and replicas, not a version.
         const versions = after
           .filter(
-            (t, k) => VERSION.test(t) && (!BARE.test(t) || k === 0 || INTRODUCES.has(after[k - 1] ?? '')),
+            (t, k) =>
+              VERSION.test(t) &&
+              (!BARE.test(t) ||
+                k === 0 ||
+                (INTRODUCES.has(after[k - 1] ?? '') && !COUNTED.test(tokens[start + k + 1] ?? ''))),
           )
           .map((t) => t.replace(/^v/, ''))
         if (before.some((t) => UPGRADE_WORDS.has(stem(t))) || versions.length)

@@ -129,6 +129,13 @@ describe('which technology a change upgrades', () => {
       upgraded('upgrade metricstore to 3.1 with dashboards across 420 hosts', bundle.technologies),
     ).toEqual(new Set(['metricstore']))
     expect(changeVersions('upgrade metricstore to 3', bundle.technologies).get('metricstore')).toEqual(['3'])
+    // A whole number before a plural it counts is no version, even after "to".
+    expect(changeVersions('scale metricstore compactor to 2 replicas', bundle.technologies)).toEqual(
+      new Map(),
+    )
+    expect(
+      changeVersions('move metricstore to 3 on two hosts', bundle.technologies).get('metricstore'),
+    ).toEqual(['3'])
     // A quantity with its unit is no version: a retention "from 3 to 7 days" upgrades nothing.
     expect(upgraded('raise metricstore retention from 3 to 7 days', bundle.technologies)).toEqual(new Set())
     expect(upgraded('set the metricstore timeout to 30 seconds', bundle.technologies)).toEqual(new Set())
