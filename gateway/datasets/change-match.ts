@@ -140,6 +140,23 @@ export interface ChangeMatch {
   words: string[]
   /** The change's words found only in its probe, stop-if or safe path. */
   elsewhere: string[]
+  /**
+   * Its score against each operation of a compound change ("scale the compactor to 2 replicas and
+   * raise its memory limit"), in the change's order; absent for a change of one operation.
+   */
+  parts?: number[]
+}
+
+/** Where a compound change joins one operation to the next. */
+const OPERATION_JOINS = /\s*(?:[,;]|\band\b|\bthen\b|\bplus\b)\s*/
+
+/** The operations of a change, each as the stems it says (none when the change says only one). */
+function operationsOf(asked: Map<string, string>, change: string): Set<string>[] {
+  const parts = change
+    .split(OPERATION_JOINS)
+    .map((part) => new Set([...wordsOf(withoutQuantities(part)).keys()].filter((s) => asked.has(s))))
+    .filter((part) => part.size)
+  return parts.length > 1 ? parts : []
 }
 
 /** The weight of a word found only outside the trap's one line, against one in it. */
@@ -174,15 +191,19 @@ export function matchChange(
   const weight = new Map(
     [...asked.keys()].map((s) => [s, Math.log(1 + traps.length / Math.max(1, holding(s)))]),
   )
+  const operations = operationsOf(asked, change)
   const matches = new Map<string, ChangeMatch>()
   traps.forEach((t, i) => {
     const inLine = [...asked.keys()].filter((s) => line[i]?.has(s))
     const only = [...asked.keys()].filter((s) => !line[i]?.has(s) && rest[i]?.has(s) && !VERB_STEMS.has(s))
     const sum = (ss: string[]) => ss.reduce((total, s) => total + (weight.get(s) ?? 0), 0)
+    const scoreIn = (words: (s: string) => boolean) =>
+      sum(inLine.filter(words)) + ELSEWHERE_WEIGHT * sum(only.filter(words))
     matches.set(t.id, {
-      score: sum(inLine) + ELSEWHERE_WEIGHT * sum(only),
+      score: scoreIn(() => true),
       words: inLine.map((s) => asked.get(s) ?? s),
       elsewhere: only.map((s) => asked.get(s) ?? s),
+      ...(operations.length ? { parts: operations.map((op) => scoreIn((s) => op.has(s))) } : {}),
     })
   })
   return matches

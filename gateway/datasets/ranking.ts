@@ -90,14 +90,27 @@ interface Candidate extends RankedItem {
 const scoreOf = (t: SelectedTrap) => t.matched?.score ?? 0
 const bestScore = (traps: readonly SelectedTrap[]) => Math.max(0, ...traps.map(scoreOf))
 
-/** The ids of the traps the change's words lead with, best first. */
+/**
+ * The ids of the traps the change's words lead with, best first. A change of several operations
+ * ("scale the compactor to 2 replicas and raise its memory limit") leads with the best overall, then
+ * the best trap of each operation it does not lead with yet, in turn, before the next best overall: words of one operation adding up in traps of
+ * another (memory and limit in quota traps) must not push the first operation's own trap out.
+ */
 function changeLeads(traps: readonly SelectedTrap[]): string[] {
   const best = bestScore(traps)
-  return traps
+  const eligible = traps
     .filter((t) => scoreOf(t) > 0 && scoreOf(t) >= best / 2)
     .sort((a, b) => scoreOf(b) - scoreOf(a))
-    .slice(0, CHANGE_LEADS)
-    .map((t) => t.id)
+  const operations = Math.max(0, ...eligible.map((t) => t.matched?.parts?.length ?? 0))
+  const partOf = (t: SelectedTrap, k: number) => t.matched?.parts?.[k] ?? 0
+  // The best overall first (a trap of the version the change moves to scores above every other).
+  const leads: SelectedTrap[] = eligible.slice(0, 1)
+  for (let k = 0; k < operations && leads.length < CHANGE_LEADS; k++) {
+    const own = eligible.filter((t) => partOf(t, k) > 0).sort((a, b) => partOf(b, k) - partOf(a, k))[0]
+    if (own && !leads.includes(own)) leads.push(own)
+  }
+  for (const t of eligible) if (leads.length < CHANGE_LEADS && !leads.includes(t)) leads.push(t)
+  return leads.map((t) => t.id)
 }
 
 function trapCandidate(t: SelectedTrap, order: number, lead: number, least: number): Candidate {

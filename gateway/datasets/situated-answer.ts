@@ -143,7 +143,17 @@ export function rankedAnswer(
 }
 
 /** A trap as the answer publishes it: its line in `ranked` carries what brought it. */
-const publishedTrap = ({ brought_by: _, asked_as: __, one_line_because: ___, ...trap }: SelectedTrap) => trap
+const publishedTrap = ({
+  brought_by: _,
+  asked_as: __,
+  one_line_because: ___,
+  matched,
+  ...trap
+}: SelectedTrap) => {
+  // Its score per operation of the change ranks it (ranking.ts); the score and words say why.
+  const { parts: ____, ...why } = matched ?? {}
+  return matched ? { ...trap, matched: why } : trap
+}
 
 /** The JSON fields a ranked answer adds beside the route's own. */
 export const rankedFields = (r: RankedAnswer) => ({

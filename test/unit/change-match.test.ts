@@ -176,6 +176,52 @@ describe('change in selection and ranking', () => {
     expect(r.also_consider.find((i) => i.id === 'kafka-other')?.why).toContain('no word of your change')
   })
 
+  it('behavior: a change of several operations leads with the best trap of each, though words of one add up in traps of another', () => {
+    const compound: TrapsBundle = {
+      technologies: [
+        {
+          ...(kafka.technologies[0] as TrapsBundle['technologies'][number]),
+          traps: [
+            trap('kafka-memory-limit', 'Raising a broker memory limit above the node starves it.', [
+              'config-push',
+            ]),
+            trap('kafka-memory-quota', 'Adding a memory quota limit at scale rejects brokers.', [
+              'config-push',
+            ]),
+            trap('kafka-memory-requests', 'Raising memory requests at scale leaves brokers pending.', [
+              'config-push',
+            ]),
+            trap(
+              'kafka-second-controller',
+              'A second controller replica splits the cluster.',
+              ['config-push'],
+              'degraded',
+            ),
+            trap('kafka-controller-quorum', 'Moving the controller quorum to new hosts loses its log.', [
+              'config-push',
+            ]),
+            trap('kafka-topic-replicas', 'Changing the replicas of a topic reassigns its partitions.', [
+              'config-push',
+            ]),
+          ],
+        },
+      ],
+    }
+    const change = 'scale the controller to 2 replicas and raise the memory limit'
+    const selection = selectTraps(compound, asked, 'kafka', ['config-push'], change)
+    const byScore = [...selection.traps].sort((a, b) => (b.matched?.score ?? 0) - (a.matched?.score ?? 0))
+    // By score alone the three memory traps lead and the controller's own trap does not.
+    expect(byScore.slice(0, CHANGE_LEADS).map((t) => t.id)).not.toContain('kafka-second-controller')
+    const leading = rank({ traps: selection.traps, gates: [], rules: [], because: {} }, 50)
+      .ranked.slice(0, CHANGE_LEADS)
+      .map((i) => i.id)
+    expect(leading).toContain('kafka-second-controller')
+    expect(leading[0]).toBe(byScore[0]?.id)
+    // One operation: the leads are the best by score, as before.
+    const one = selectTraps(compound, asked, 'kafka', ['config-push'], 'raise the memory limit')
+    expect(one.traps.every((t) => t.matched?.parts === undefined)).toBe(true)
+  })
+
   it(`behavior: a trap scoring under ${CHANGE_SHARE_IN_FULL} of the best is one line, and a word only in a probe or safe path counts ${ELSEWHERE_WEIGHT} as much as one in the trap's line`, () => {
     const body = (id: string, text: string, safe: string): Trap => ({
       ...trap(id, text, ['config-push']),
