@@ -20,7 +20,7 @@ import { compareVersionParts, rangeAdmits, versionParts } from '../../schema/ver
 import { actedOn, claimedWords, saidIn, withoutClaimed } from './acted-on.js'
 import { type ChangeMatch, matchChange, premisesNamedBy } from './change-match.js'
 import { changeDirection } from './direction.js'
-import { changeVersions, upgradesUnnamed } from './upgraded.js'
+import { changeVersions, movesOfRunning, upgradesUnnamed } from './upgraded.js'
 
 /** The words a trap must share with `change` to come although its actions differ from those asked. */
 export const CHANGE_WORDS_TO_BRING = 2
@@ -94,6 +94,7 @@ export function selectTraps(
   const claimed = claimedWords(resolved, change, bundle)
   // The versions the change moves a technology to are asked too: a trap of 3.x holds for a move
   // to 3.1 although the agent named the 2.53 it runs.
+  // A move said by versions alone ("the orders database from 13.15 to 16.4") moves the one run at 13.15.
   const moves = new Map(
     files.flatMap((f) => [
       ...changeVersions(change === undefined ? undefined : withoutClaimed(change, claimed, f.technology), [
@@ -101,6 +102,8 @@ export function selectTraps(
       ]),
     ]),
   )
+  for (const [id, versions] of movesOfRunning(change, resolved))
+    moves.set(id, [...new Set([...(moves.get(id) ?? []), ...versions])])
   const movedTo: ResolvedTechnology[] = [...moves].flatMap(([id, versions]) =>
     versions.map((version) => ({ name: `${id}@${version} in your change`, id, version })),
   )
@@ -128,7 +131,7 @@ export function selectTraps(
   const managedBy = managers(bundle, covered, change)
   const upgraded = new Set(moves.keys())
   // Something the change moves by version that no name asked is ("WeasyPrint 60.2 to 61.2").
-  const upgradesOther = upgradesUnnamed(change, files)
+  const upgradesOther = upgradesUnnamed(change, files, resolved)
   // A technology named at two versions (asked, or "cut over from 13 to 16") is being upgraded,
   // whether or not the change says the word.
   const versionsOf = new Map(

@@ -85,24 +85,80 @@ export function changeVersions(
   return upgraded
 }
 
+/** A version move the change states ("from 13.15 to 16.4", "7.17 to 8.15"), with the word before it. */
+interface StatedMove {
+  from: string
+  to: string
+  /** The word before the move ("weasyprint 60.2 to 61.2"), past a "from". */
+  before?: string
+}
+
+function statedMoves(change: string): StatedMove[] {
+  const tokens = tokensOf(change)
+  return tokens.flatMap((t, i) => {
+    const to = tokens[i + 2]
+    const introduced = tokens[i - 1] === 'from'
+    if (!VERSION.test(t) || (BARE.test(t) && !introduced) || !JOINED.has(tokens[i + 1] ?? '')) return []
+    if (to === undefined || !VERSION.test(to)) return []
+    const before = introduced ? tokens[i - 2] : tokens[i - 1]
+    return [{ from: t.replace(/^v/, ''), to: to.replace(/^v/, ''), ...(before ? { before } : {}) }]
+  })
+}
+
+/** Whether a version said in the change is the one the agent runs ("13.15" of 13.15 or 13.15.2). */
+const isRelease = (said: string, runs: string) => runs === said || runs.startsWith(`${said}.`)
+
+/** A technology asked, at the version the agent runs. */
+export interface RunningVersion {
+  id?: string
+  version?: string
+}
+
+/**
+ * The versions a change moves the technologies asked to, when it says the move by versions and not
+ * by name: "upgrade the orders database from 13.15 to 16.4" with postgresql@13.15 asked moves
+ * PostgreSQL to 16.4.
+ */
+export function movesOfRunning(
+  change: string | undefined,
+  running: readonly RunningVersion[],
+): Map<string, string[]> {
+  const moves = new Map<string, string[]>()
+  if (change === undefined) return moves
+  for (const move of statedMoves(change))
+    for (const r of running)
+      if (r.id && r.version && isRelease(move.from, r.version))
+        moves.set(r.id, [...new Set([...(moves.get(r.id) ?? []), move.to])])
+  return moves
+}
+
+/** Words that say where a move happens, not what moves ("the logging cluster from 7.17 to 8.15"). */
+const PLACES = new Set(
+  'cluster clusters database databases db server servers node nodes engine service broker brokers instance instances fleet stack app application runtime version release image images everything'.split(
+    ' ',
+  ),
+)
+
 /**
  * Whether the change moves something it does not name among the technologies asked from one
  * version to another ("WeasyPrint 60.2 to 61.2" beside python@3.12): then a named technology not
- * upgraded by name is not upgraded either, and its upgrade traps do not meet the change.
+ * upgraded by name is not upgraded either, and its upgrade traps do not meet the change. A move from
+ * a version the agent runs, or said of a place ("the cluster from 7.17 to 8.15"), is not that.
  */
-export function upgradesUnnamed(change: string | undefined, files: readonly TrapFile[]): boolean {
+export function upgradesUnnamed(
+  change: string | undefined,
+  files: readonly TrapFile[],
+  running: readonly RunningVersion[] = [],
+): boolean {
   if (change === undefined) return false
-  const tokens = tokensOf(change)
   const named = new Set(files.flatMap((f) => phrasesOf(f).flat()))
-  return tokens.some((t, i) => {
-    if (
-      !VERSION.test(t) ||
-      BARE.test(t) ||
-      !JOINED.has(tokens[i + 1] ?? '') ||
-      !VERSION.test(tokens[i + 2] ?? '')
-    )
-      return false
-    const before = tokens[i - 1] === 'from' ? tokens[i - 2] : tokens[i - 1]
-    return before !== undefined && !VERSION.test(before) && !named.has(before)
-  })
+  return statedMoves(change).some(
+    (m) =>
+      !BARE.test(m.from) &&
+      m.before !== undefined &&
+      !VERSION.test(m.before) &&
+      !named.has(m.before) &&
+      !PLACES.has(m.before) &&
+      !running.some((r) => r.version && isRelease(m.from, r.version)),
+  )
 }

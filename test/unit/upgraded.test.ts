@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import { rank } from '../../gateway/datasets/ranking.js'
 import { selectTraps } from '../../gateway/datasets/trap-selection.js'
-import { changeVersions } from '../../gateway/datasets/upgraded.js'
+import { changeVersions, movesOfRunning, upgradesUnnamed } from '../../gateway/datasets/upgraded.js'
 import type { Trap, TrapFile, TrapsBundle } from '../../schema/traps.js'
 import { fixtureTrap } from '../support/trap-fixture.js'
 
@@ -146,6 +146,35 @@ describe('which technology a change upgrades', () => {
     )
     // A named technology moved by version is upgraded as before.
     expect(inFull('upgrade metricstore from 2.9 to 3.1').full).toContain('metricstore-v3-drops-old-blocks')
+  })
+
+  it('behavior: a move said by versions alone moves the technology run at the first; a place moved is no unnamed thing', () => {
+    const running = [{ id: 'metricstore', version: '13.15.2' }]
+    expect(movesOfRunning('upgrade the orders store from 13.15 to 16.4', running)).toEqual(
+      new Map([['metricstore', ['16.4']]]),
+    )
+    expect(movesOfRunning('upgrade libfoo from 2.1 to 2.2', running)).toEqual(new Map())
+    const files = bundle.technologies
+    expect(upgradesUnnamed('upgrade the orders store from 13.15 to 16.4', files, running)).toBe(false)
+    expect(upgradesUnnamed('rolling upgrade of the logging cluster from 7.17 to 8.15', files)).toBe(false)
+    expect(upgradesUnnamed('ship with the libfoo 60.2 to 61.2 upgrade', files, running)).toBe(true)
+    // The version it moves to is asked too: a trap of that version holds and leads.
+    const versioned: TrapsBundle = {
+      technologies: [
+        file('metricstore', 'MetricStore', [
+          trap('metricstore-16-drops-old-format', 'Old format files are refused.', { versions: '>= 16' }),
+        ]),
+      ],
+    }
+    const s = selectTraps(
+      versioned,
+      [{ name: 'metricstore', id: 'metricstore', version: '13.15' }],
+      'm',
+      ['dependency-upgrade'],
+      'upgrade the orders store from 13.15 to 16.4',
+    )
+    expect(s.traps.map((t) => t.id)).toEqual(['metricstore-16-drops-old-format'])
+    expect(s.traps[0]?.one_line_because).toBeUndefined()
   })
 
   it('behavior: a change that says of none which it upgrades keeps every upgrade trap', () => {
