@@ -102,6 +102,14 @@ export function stem(word: string): string {
 
 /** The stems of CHANGE_VERBS, built once. */
 const VERB_STEMS = new Set(CHANGE_VERBS.map(stem))
+/**
+ * Verbs that name an operation but not what it acts on: a trap met only by one of them is another
+ * operation's. Upgrading is left out: a version change is its own object, and its traps share
+ * only the verb with a change that names the versions.
+ */
+const OPERATION_ONLY = new Set(
+  [...VERB_STEMS].filter((s) => !['upgrade', 'update', 'move'].map(stem).includes(s)),
+)
 
 /**
  * The distinct stems of a text, with the first word as written for each (to echo back). A setting
@@ -145,6 +153,8 @@ export interface ChangeMatch {
    * raise its memory limit"), in the change's order; absent for a change of one operation.
    */
   parts?: number[]
+  /** True when every word it shares is a verb of changing ("add", "scale"): the operation, not its object. */
+  verbsOnly?: true
 }
 
 /** Where a compound change joins one operation to the next. */
@@ -204,6 +214,9 @@ export function matchChange(
       words: inLine.map((s) => asked.get(s) ?? s),
       elsewhere: only.map((s) => asked.get(s) ?? s),
       ...(operations.length ? { parts: operations.map((op) => scoreIn((s) => op.has(s))) } : {}),
+      ...(inLine.length && inLine.every((s) => OPERATION_ONLY.has(s)) && !only.length
+        ? { verbsOnly: true as const }
+        : {}),
     })
   })
   return matches

@@ -96,10 +96,10 @@ const bestScore = (traps: readonly SelectedTrap[]) => Math.max(0, ...traps.map(s
  * the best trap of each operation it does not lead with yet, in turn, before the next best overall: words of one operation adding up in traps of
  * another (memory and limit in quota traps) must not push the first operation's own trap out.
  */
-function changeLeads(traps: readonly SelectedTrap[]): string[] {
+function changeLeads(traps: readonly SelectedTrap[], objectsTold: boolean): string[] {
   const best = bestScore(traps)
   const eligible = traps
-    .filter((t) => scoreOf(t) > 0 && scoreOf(t) >= best / 2)
+    .filter((t) => scoreOf(t) > 0 && scoreOf(t) >= best / 2 && !(objectsTold && t.matched?.verbsOnly))
     .sort((a, b) => scoreOf(b) - scoreOf(a))
   const operations = Math.max(0, ...eligible.map((t) => t.matched?.parts?.length ?? 0))
   const partOf = (t: SelectedTrap, k: number) => t.matched?.parts?.[k] ?? 0
@@ -113,7 +113,13 @@ function changeLeads(traps: readonly SelectedTrap[]): string[] {
   return leads.map((t) => t.id)
 }
 
-function trapCandidate(t: SelectedTrap, order: number, lead: number, least: number): Candidate {
+function trapCandidate(
+  t: SelectedTrap,
+  order: number,
+  lead: number,
+  least: number,
+  objectsTold: boolean,
+): Candidate {
   const holds = t.versions ? `, holds for ${t.versions}` : ''
   const change = t.brought_by.length ? ` for ${t.brought_by.join(' + ')}` : ''
   const m = t.matched
@@ -134,7 +140,10 @@ function trapCandidate(t: SelectedTrap, order: number, lead: number, least: numb
     why: `a known trap of ${t.asked_as.join(', ') || t.technology}${change}${holds}${words}${oneLineOnly}; run its probe first`,
     held: true,
     inFull:
-      !t.one_line_because && (!m || (m.score > 0 && (lead < Number.POSITIVE_INFINITY || m.score >= least))),
+      !t.one_line_because &&
+      (!m ||
+        (m.score > 0 &&
+          (lead < Number.POSITIVE_INFINITY || (m.score >= least && !(objectsTold && m.verbsOnly))))),
     order,
     lead,
   }
@@ -210,12 +219,21 @@ export function rank(
   /** An emergency: only the traps the change leads with are given in full. */
   emergency = false,
 ): Ranked {
-  const leads = changeLeads(items.traps)
+  // When the change's words meet a trap by what it acts on, a trap met only by a verb of changing
+  // ("add") is another operation's: one line, never a place in full.
+  const objectsTold = items.traps.some((t) => scoreOf(t) > 0 && !t.matched?.verbsOnly)
+  const leads = changeLeads(items.traps, objectsTold)
   const best = bestScore(items.traps)
   const leadOf = (id: string) => (leads.includes(id) ? leads.indexOf(id) : Number.POSITIVE_INFINITY)
   const candidates: Candidate[] = [
     ...items.traps.map((t, i) =>
-      trapCandidate(t, i, leadOf(t.id), emergency ? Number.POSITIVE_INFINITY : best * CHANGE_SHARE_IN_FULL),
+      trapCandidate(
+        t,
+        i,
+        leadOf(t.id),
+        emergency ? Number.POSITIVE_INFINITY : best * CHANGE_SHARE_IN_FULL,
+        objectsTold,
+      ),
     ),
     ...items.gates.map((g, i) => gateCandidate(g, items.because[g.id], i, harm.gates[g.id])),
     ...items.rules.map((r, i) => ruleCandidate(r, items.because[r.id], i, harm.rules[r.id])),

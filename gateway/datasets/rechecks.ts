@@ -7,6 +7,7 @@
  * `removes_objects` (told yes for a change whose words take nothing away, nor delete by age, it brings the deletion
  * checks: an owner to ask, a disuse window, a stop when usage cannot be read).
  */
+import type { AppliesBecause } from '../../schema/situation.js'
 import { premisesNamedBy } from './change-match.js'
 
 /** The longest deadline, in minutes, that makes a change an emergency. */
@@ -45,11 +46,46 @@ function emergencyRecheck(facts: Record<string, unknown>, change: string): strin
     : []
 }
 
-function removesRecheck(facts: Record<string, unknown>, change: string): string[] {
+/** Whether `removes_objects=true` was sent for a change whose words take nothing away. */
+function removesDoubted(facts: Record<string, unknown>, change: string): boolean {
   const names = premisesNamedBy(change)
   // Lowering a retention or a lifecycle age deletes what falls outside it: that is a deletion too.
-  if (facts.removes_objects !== true || names('deletion') || names('deletion-by-age')) return []
+  return facts.removes_objects === true && !names('deletion') && !names('deletion-by-age')
+}
+
+function removesRecheck(facts: Record<string, unknown>, change: string): string[] {
+  if (!removesDoubted(facts, change)) return []
   return [
     're-check removes_objects: your change names nothing it deletes, drops or removes and removes_objects=true was sent; if it takes nothing away that others use, ask again with removes_objects=false (then the deletion checks leave)',
   ]
+}
+
+/**
+ * The items a doubted fact brought, read as if that fact were unanswered: the answer is decided by
+ * the change's words, not only flagged. An item that `removes_objects=true` brought for a change
+ * that names nothing it removes is one line under "also consider" (kept until the fact is
+ * re-checked), and a question when it guards no harm that cannot be undone (do-no-harm.ts).
+ */
+export function doubting(
+  because: Record<string, AppliesBecause>,
+  facts: Record<string, unknown>,
+  change: string | undefined,
+): Record<string, AppliesBecause> {
+  if (change === undefined || !removesDoubted(facts, change)) return because
+  return Object.fromEntries(
+    Object.entries(because).map(([id, why]) => {
+      if (why.matched.removes_objects !== true) return [id, why]
+      const { removes_objects: _, ...matched } = why.matched
+      const question =
+        'does your change delete, drop or remove something others use? Its words name nothing it takes away (re-check removes_objects)'
+      return [
+        id,
+        {
+          ...why,
+          matched,
+          unanswered: [...(why.unanswered ?? []), { fact: 'removes_objects', question, drops_if: false }],
+        },
+      ]
+    }),
+  )
 }

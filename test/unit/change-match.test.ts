@@ -222,6 +222,25 @@ describe('change in selection and ranking', () => {
     expect(one.traps.every((t) => t.matched?.parts === undefined)).toBe(true)
   })
 
+  it('behavior: when the change meets a trap by what it acts on, a trap met only by a verb of changing is one line; an upgrade is its own object', () => {
+    const selection = selectTraps(
+      kafka,
+      asked,
+      'kafka',
+      ['config-push', 'capacity-change'],
+      'add partitions to orders and turn on compaction',
+    )
+    const r = rank({ traps: selection.traps, gates: [], rules: [], because: {} }, 7)
+    // "turn" alone meets the unclean-election trap ("Turning on ..."): another operation's.
+    expect(selection.traps.find((t) => t.id === 'kafka-unclean-election')?.matched?.verbsOnly).toBe(true)
+    expect(r.ranked.map((i) => i.id)).toEqual(['kafka-add-partitions-remaps-keys'])
+    // With no trap met by an object, a verb alone still counts.
+    const verbs = selectTraps(kafka, asked, 'kafka', ['config-push'], 'turn it on')
+    expect(
+      rank({ traps: verbs.traps, gates: [], rules: [], because: {} }, 7).ranked.map((i) => i.id),
+    ).toContain('kafka-unclean-election')
+  })
+
   it(`behavior: a trap scoring under ${CHANGE_SHARE_IN_FULL} of the best is one line, and a word only in a probe or safe path counts ${ELSEWHERE_WEIGHT} as much as one in the trap's line`, () => {
     const body = (id: string, text: string, safe: string): Trap => ({
       ...trap(id, text, ['config-push']),

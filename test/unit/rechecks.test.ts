@@ -4,7 +4,9 @@
  * answer says to re-check it and what answering it would change. Words that agree say nothing.
  */
 import { describe, expect, it } from 'vitest'
-import { EMERGENCY_DEADLINE_MINUTES, rechecks } from '../../gateway/datasets/rechecks.js'
+import { rank } from '../../gateway/datasets/ranking.js'
+import { doubting, EMERGENCY_DEADLINE_MINUTES, rechecks } from '../../gateway/datasets/rechecks.js'
+import type { PublishedRule } from '../../schema/datasets.js'
 
 describe('re-checking a fact the change contradicts', () => {
   it('behavior: a deadline within the limit, told as routine or unanswered, asks to re-check emergency', () => {
@@ -48,5 +50,34 @@ describe('re-checking a fact the change contradicts', () => {
     // Lowering a retention deletes what falls outside it: nothing to re-check.
     expect(rechecks({ removes_objects: true }, 'lower retention.ms on clickstream to 2 days')).toEqual([])
     expect(rechecks({ removes_objects: false }, 'enable uniform bucket-level access')).toEqual([])
+  })
+
+  it('behavior: an item removes_objects=true brought, for a change naming nothing it removes, is one line that asks to re-check it', () => {
+    const because = {
+      'r-disuse': { action: 'access-change', matched: { removes_objects: true, production: true } },
+      'r-other': { action: 'access-change', matched: { production: true } },
+    }
+    const rule = (id: string) =>
+      ({
+        id,
+        title: `Rule ${id}.`,
+        incident: { organisation: 'Org', date: '2020-01-01' },
+      }) as unknown as PublishedRule
+    const rules = [rule('r-disuse'), rule('r-other')]
+    const doubted = doubting(
+      because,
+      { removes_objects: true },
+      'add a network policy so only checkout reaches payments',
+    )
+    expect(doubted['r-disuse']?.matched).toEqual({ production: true })
+    expect(doubted['r-disuse']?.unanswered?.[0]).toMatchObject({ fact: 'removes_objects', drops_if: false })
+    expect(doubted['r-other']).toEqual(because['r-other'])
+    const r = rank({ traps: [], gates: [], rules, because: doubted }, 7)
+    expect(r.ranked.map((i) => i.id)).toEqual(['r-other'])
+    expect(r.also_consider.find((i) => i.id === 'r-disuse')?.why).toContain(
+      'kept until you answer removes_objects',
+    )
+    // A change that says what it removes keeps the fact as sent.
+    expect(doubting(because, { removes_objects: true }, 'delete the old payments bucket')).toBe(because)
   })
 })
