@@ -12,6 +12,11 @@ export const HarmEntry = z.strictObject({
   harm: z.enum(SEVERITIES),
   /** The item stages the change, waits, or asks someone for approval. */
   slows: z.boolean(),
+  /**
+   * The item stages the change by units (a first wave, a canary share, a wait between stages): it does
+   * not fit a change that is one switch for every client (a trap's `one_switch`).
+   */
+  stages: z.literal(true).optional(),
   /** The kinds of technology its inputs exist for; absent: any. */
   fits: z.array(z.enum(TECHNOLOGY_KINDS)).optional(),
   /**

@@ -66,6 +66,13 @@ export const Trap = z.strictObject({
    */
   needs_server: z.literal(true).optional(),
   /**
+   * The change it is written for is one switch for every client (a singleton process, a queue-,
+   * bucket- or cluster-wide setting, a managed blue/green): it cannot be staged by replicas, hosts or
+   * a share of traffic, and its safe path says what stands in for a canary. When the change leads
+   * with it, the items that stage by units are left out (do-no-harm.ts).
+   */
+  one_switch: z.literal(true).optional(),
+  /**
    * On a managed service running several engines: the one it is written for (Aurora's backtrack is
    * Aurora MySQL's), of the file's `manages`; one line when the change names another and not it.
    */

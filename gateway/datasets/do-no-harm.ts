@@ -15,7 +15,9 @@
  *   never comes, nor one whose inputs do not exist for the form the `change` names (a
  *   retention or lifecycle rule deletes by age: there are no IDs to resolve), nor one written for a
  *   circumstance (its premise: a webhook, a platform upgrade) that the `change` does not name, nor
- *   one the `change` says it already does (`done_by`: a canary pipeline stages the change).
+ *   one the `change` says it already does (`done_by`: a canary pipeline stages the change);
+ * - when the trap the change's words meet best is one switch for every client (`one_switch`: a
+ *   singleton, a queue-wide setting), no item that stages by units (`stages`) comes.
  * What each item guards against, whether it slows and what it fits come from content/harm.yaml.
  */
 import type { PublishedGate, PublishedRule } from '../../schema/datasets.js'
@@ -81,6 +83,9 @@ export function doNoHarm(
   // The change's words, read once above, also say which premises it names.
   const namesPremise = premisesNamedIn(change === undefined ? undefined : said)
   const raising = changeDirection(change) === 'raising'
+  // The trap the change's words meet best, when it is one switch for every client (a singleton, a
+  // queue-wide setting): no item stages it by units (a second compactor is the harm itself).
+  const oneSwitch = leadingOneSwitch(items.traps)
 
   const keep = (
     id: string,
@@ -104,6 +109,12 @@ export function doNoHarm(
     }
     if (!namesPremise(e.premise)) {
       left_out.push(`${id}: it is written for a ${e.premise} change, and your change names none`)
+      return false
+    }
+    if (oneSwitch && e.stages) {
+      left_out.push(
+        `${id}: your change is one switch for every client (${oneSwitch}): it cannot be staged by replicas, hosts or a share of traffic; that trap's safe path says what stands in for a canary`,
+      )
       return false
     }
     if (path === 'outside-production' && (e.harm !== 'irreversible' || e.slows)) {
@@ -179,4 +190,14 @@ export function doNoHarm(
     (t) => path !== 'outside-production' || t.severity === 'irreversible' || (t.matched?.score ?? 0) > 0,
   )
   return { gates, rules, traps, questions: [...open.values()], left_out }
+}
+
+/** The id of the trap the change's words meet best, when it is one switch for every client. */
+function leadingOneSwitch(traps: readonly SelectedTrap[]): string | undefined {
+  const scored = traps.filter((t) => (t.matched?.score ?? 0) > 0 && !t.one_line_because)
+  const best = scored.reduce<SelectedTrap | undefined>(
+    (top, t) => (top && (top.matched?.score ?? 0) >= (t.matched?.score ?? 0) ? top : t),
+    undefined,
+  )
+  return best?.one_switch ? best.id : undefined
 }

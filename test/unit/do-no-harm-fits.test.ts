@@ -135,6 +135,43 @@ describe('items that do not fit the technologies named never come', () => {
       expect((await kept(gate, 'gcp-cloud-storage', routine, 'bucket lifecycle rule')).held, gate).toBe(false)
   })
 
+  it('behavior: when the trap the change meets best is one switch for every client, no item that stages by units comes; other items do', async () => {
+    const harm = await harmMap()
+    const staging = Object.entries(harm.gates).flatMap(([id, e]) => (e.stages ? [id] : []))
+    const other = Object.entries(harm.gates).flatMap(([id, e]) =>
+      !e.stages && !e.fits && !e.premise && !e.unless_premise && !e.done_by ? [id] : [],
+    )
+    expect(staging.length).toBeGreaterThan(0)
+    const trapOf = (id: string, score: number, oneSwitch: boolean): SelectedTrap => ({
+      ...fixtureTrap(id, `Trap ${id}.`, oneSwitch ? { one_switch: true } : {}),
+      technology: 'thanos',
+      brought_by: ['capacity-change'],
+      asked_as: ['thanos'],
+      matched: { score, words: ['compactor'], elsewhere: [] },
+    })
+    const run = (traps: SelectedTrap[]) =>
+      doNoHarm(
+        harm,
+        { production: true, emergency: false },
+        [{ name: 'thanos', id: 'thanos' }],
+        () => 'observability',
+        {
+          gates: [...staging, ...other].map((id) => ({ id }) as PublishedGate),
+          rules: [],
+          traps,
+          because: Object.fromEntries(
+            [...staging, ...other].map((id) => [id, { action: 'capacity-change', matched: {} }]),
+          ),
+        },
+      )
+    const single = run([trapOf('thanos-second-compactor', 9, true), trapOf('thanos-memory', 4, false)])
+    expect(single.gates.map((g) => g.id).sort()).toEqual([...other].sort())
+    expect(single.left_out.join(' ')).toContain('one switch for every client (thanos-second-compactor)')
+    // Met second, after a trap of a change that can be staged: the staging items stay.
+    const staged = run([trapOf('thanos-second-compactor', 4, true), trapOf('thanos-memory', 9, false)])
+    expect(staged.gates.map((g) => g.id).sort()).toEqual([...staging, ...other].sort())
+  })
+
   it('behavior: an item guarding a degraded service that only an unanswered yes would bring becomes a question, also when no single answer decides it', async () => {
     const harm = await harmMap()
     const gate = 'affected-owners-told-and-parts-changed-apart'
