@@ -28,7 +28,7 @@ const CHANGE_VERBS =
   )
 
 /** Words of two letters that name a thing ("ip ranges", "az", "gc"), kept where shorter words go. */
-const SHORT_TERMS = new Set(['ip', 'az', 'ha', 'gc'])
+const SHORT_TERMS = new Set(['ip', 'az', 'ha', 'gc', 'db'])
 
 /**
  * Terms of two words read as one, where one word alone says nothing ("set" is a verb in "set the
@@ -91,6 +91,21 @@ const SAME_AS: Record<string, string> = {
   disk: 'volume',
   persistence: 'volume',
   pvc: 'volume',
+  // Short forms engineers write for the word a trap's line spells out ("env var", "db", "certs").
+  env: 'environment',
+  var: 'variable',
+  db: 'database',
+  cert: 'certificate',
+  config: 'configuration',
+  repo: 'repository',
+  creds: 'credential',
+  perm: 'permission',
+  svc: 'service',
+  deps: 'dependency',
+  pkg: 'package',
+  msg: 'message',
+  conn: 'connection',
+  prod: 'production',
 }
 const SAME_STEM = new Map(Object.entries(SAME_AS).map(([w, same]) => [suffixStem(w), suffixStem(same)]))
 

@@ -288,6 +288,13 @@ describe('change in selection and ranking', () => {
       lineOnly('cache-add-server-remaps', 'Adding a server remaps most keys.'),
     ])
     expect(m.get('cache-add-server-remaps')?.words).toEqual(['grow', 'nodes'])
+    // A short form an engineer writes meets the word a trap spells out.
+    const short = matchChange('secret synced into an env var of the db client', [
+      lineOnly('app-env-not-reloaded', 'Values read as environment variables never update.'),
+      lineOnly('app-database-pool', 'A database pool keeps old connections.'),
+    ])
+    expect(short.get('app-env-not-reloaded')?.words).toEqual(['env', 'var'])
+    expect(short.get('app-database-pool')?.words).toEqual(['db'])
   })
 
   it('behavior: a thing named in two words ("IP set", "allow list") or in two letters ("ip") meets its trap; "set" alone says nothing', () => {
