@@ -73,8 +73,9 @@ export const Trap = z.strictObject({
    */
   one_switch: z.literal(true).optional(),
   /**
-   * On a managed service running several engines: the one it is written for (Aurora's backtrack is
-   * Aurora MySQL's), of the file's `manages`; one line when the change names another and not it.
+   * On a technology of several engines: the one it is written for (Aurora's backtrack is Aurora
+   * MySQL's; a CDC tool's binlog trap is its MySQL connector's), of the file's `manages` or
+   * `connects_to`; one line when the change names another and not it.
    */
   engine: TechnologyName.optional(),
   /** The mechanism and what breaks, in one line. */
@@ -110,6 +111,11 @@ export const TrapFile = z.strictObject({
   includes: z.array(TechnologyName).optional(),
   /** A managed service: the engines it runs for you (aws-rds: postgresql, mysql), by technology id. */
   manages: z.array(TechnologyName).optional(),
+  /**
+   * The engines it reads from or writes to without running them (a CDC tool's connectors, a
+   * migration tool's databases), by id: a trap written for one of them carries `engine`.
+   */
+  connects_to: z.array(TechnologyName).optional(),
   traps: z.array(Trap).min(1, 'at least one trap'),
 })
 export type TrapFile = z.infer<typeof TrapFile>

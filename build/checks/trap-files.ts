@@ -115,17 +115,20 @@ export function trapFileBreaks(
   for (const { file, value } of files) {
     for (const [i, engine] of (value.manages ?? []).entries())
       issues.push(...unknownId(file, `manages.${i}`, engine))
+    for (const [i, engine] of (value.connects_to ?? []).entries())
+      issues.push(...unknownId(file, `connects_to.${i}`, engine))
+    const engines = [...(value.manages ?? []), ...(value.connects_to ?? [])]
     for (const [i, other] of (value.includes ?? []).entries())
       issues.push(...unknownId(file, `includes.${i}`, other))
     for (const [i, trap] of value.traps.entries()) {
       for (const [j, id] of (trap.upgrade_of ?? []).entries())
         issues.push(...unknownId(file, `traps.${i}.upgrade_of.${j}`, id))
-      if (trap.engine && !value.manages?.includes(trap.engine))
+      if (trap.engine && !engines.includes(trap.engine))
         issues.push({
           file,
           field: `traps.${i}.engine`,
-          problem: `"${trap.engine}" is not an engine this service manages`,
-          allowed: `one of manages: ${(value.manages ?? []).join(', ') || 'none (the file manages no engine)'}`,
+          problem: `"${trap.engine}" is not an engine this technology manages or connects to`,
+          allowed: `one of manages or connects_to: ${engines.join(', ') || 'none (the file names no engine)'}`,
         })
     }
   }

@@ -22,6 +22,9 @@ import { type ChangeMatch, matchChange, premisesNamedBy } from './change-match.j
 import { changeDirection } from './direction.js'
 import { changeVersions, movesOfRunning, upgradesUnnamed } from './upgraded.js'
 
+/** A range with only a lower bound (">= 7", "> 2.4"): an upgrade trap of arriving at that version. */
+const LOWER_BOUND_ONLY = /^>=?\s*v?\d+(\.[\dx]+)*$/
+
 /** The words a trap must share with `change` to come although its actions differ from those asked. */
 export const CHANGE_WORDS_TO_BRING = 2
 
@@ -152,7 +155,8 @@ export function selectTraps(
   // Of those, the ones a file runs for you: an RDS trap for PostgreSQL is not set aside because a
   // Kubernetes cluster named beside it is an engine EKS runs.
   const enginesOf = (id: string) => {
-    const runs = files.find((f) => f.technology === id)?.manages ?? []
+    const file = files.find((f) => f.technology === id)
+    const runs = [...(file?.manages ?? []), ...(file?.connects_to ?? [])]
     return [...engines].filter((e) => runs.includes(e))
   }
   // Named for context beside what the change acts on (the OS under an agent being upgraded, the
@@ -181,6 +185,20 @@ export function selectTraps(
   }
   // A trap written for moving a value one way does not meet a change that says only the other.
   const direction = changeDirection(change)
+  // A move whose oldest version is already at or past an upgrade trap's only bound ("upgrading to 7"
+  // for a move from 7.49 to 7.58) has made that crossing before.
+  const crossedBefore = (id: string, t: Trap) => {
+    const known = versionsOf.get(id) ?? []
+    const oldest = oldestVersion(known)
+    return t.premise === 'version-upgrade' &&
+      t.versions !== undefined &&
+      LOWER_BOUND_ONLY.test(t.versions.trim()) &&
+      known.length >= 2 &&
+      oldest !== undefined &&
+      rangeAdmits(t.versions, oldest)
+      ? oldest
+      : undefined
+  }
   const reasonFor = (id: string, t: Trap) =>
     !namesPremise(t.premise)
       ? `written for a ${t.premise} change, which yours does not name`
@@ -188,17 +206,19 @@ export function selectTraps(
           (upgraded.size || upgradesOther) &&
           !(t.upgrade_of ?? [id]).some((u) => upgraded.has(u))
         ? `written for upgrading ${(t.upgrade_of ?? [id]).join(' or ')}, which your change does not upgrade`
-        : t.direction && direction && t.direction !== direction
-          ? `written for ${t.direction} the value, and your change is ${direction} it`
-          : t.needs_server && managedBy.has(id)
-            ? `it needs the server itself, which ${managedBy.get(id)} runs for you`
-            : t.engine && enginesOf(id).length && !enginesOf(id).includes(t.engine)
-              ? `written for ${t.engine}, and your change names ${enginesOf(id).join(' and ')}`
-              : context.names.has(id) &&
-                  (matches?.get(t.id)?.words.length ?? 0) < CHANGE_WORDS_TO_BRING &&
-                  !t.upgrade_of?.some((u) => context.acting.includes(u))
-                ? `${id} is named beside what your change acts on (${context.acting.join(', ')}), and this trap shares fewer than ${CHANGE_WORDS_TO_BRING} words with it`
-                : undefined
+        : crossedBefore(id, t)
+          ? `written for upgrading to ${t.versions?.trim()}, and your change moves from ${crossedBefore(id, t)}, already there`
+          : t.direction && direction && t.direction !== direction
+            ? `written for ${t.direction} the value, and your change is ${direction} it`
+            : t.needs_server && managedBy.has(id)
+              ? `it needs the server itself, which ${managedBy.get(id)} runs for you`
+              : t.engine && enginesOf(id).length && !enginesOf(id).includes(t.engine)
+                ? `written for ${t.engine}, and your change names ${enginesOf(id).join(' and ')}`
+                : context.names.has(id) &&
+                    (matches?.get(t.id)?.words.length ?? 0) < CHANGE_WORDS_TO_BRING &&
+                    !t.upgrade_of?.some((u) => context.acting.includes(u))
+                  ? `${id} is named beside what your change acts on (${context.acting.join(', ')}), and this trap shares fewer than ${CHANGE_WORDS_TO_BRING} words with it`
+                  : undefined
   // Worked out once per trap: the scoring below and each trap's line read it.
   const oneLineBecause = new Map(
     files.flatMap((f) =>
@@ -320,12 +340,15 @@ function managers(
 }
 
 /**
- * The engines a change names, of those a managed service runs (postgresql, redis): named as
- * technologies, or said by id or alias in the change or the names asked ("aurora postgresql").
+ * The engines a change names, of those a managed service runs or a tool connects to (postgresql,
+ * redis): named as technologies, or said by id or alias in the change or the names asked ("aurora
+ * postgresql").
  */
 function enginesNamed(bundle: TrapsBundle, named: readonly string[], words: string): Set<string> {
   const asked = namedOrSaid(named, words)
-  const managed = new Set(bundle.technologies.flatMap((f) => f.manages ?? []))
+  const managed = new Set(
+    bundle.technologies.flatMap((f) => [...(f.manages ?? []), ...(f.connects_to ?? [])]),
+  )
   return new Set(
     bundle.technologies.filter((f) => managed.has(f.technology) && asked(f)).map((f) => f.technology),
   )

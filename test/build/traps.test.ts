@@ -182,7 +182,7 @@ describe('trap files', () => {
       'manages.0: "no-such-engine" is not a technology id in traps/',
       'includes.0: "no-such-protocol" is not a technology id in traps/',
       'traps.1.upgrade_of.0: "no-such-platform" is not a technology id in traps/',
-      'traps.1.engine: "alpha-db" is not an engine this service manages',
+      'traps.1.engine: "alpha-db" is not an engine this technology manages or connects to',
       'traps/wrong-name.yaml',
       'technology "epsilon-db" differs from the file name',
     ])

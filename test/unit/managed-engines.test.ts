@@ -159,3 +159,71 @@ describe('traps written for one engine of a service that runs several', () => {
     )
   })
 })
+
+describe('traps of a tool that connects to several engines', () => {
+  const cdc: TrapsBundle = {
+    technologies: [
+      ...bundle.technologies,
+      {
+        technology: 'keylog',
+        name: 'Keylog',
+        kind: 'cache',
+        aliases: [],
+        traps: [trap('keylog-log-kept-while-reader-paused', 'A paused reader keeps the write log growing.')],
+      },
+      {
+        technology: 'capture',
+        name: 'Capture',
+        kind: 'queue-stream',
+        aliases: [],
+        connects_to: ['keystore', 'keylog'],
+        traps: [
+          {
+            ...trap(
+              'capture-keystore-purges-while-paused',
+              'Pausing the reader lets the source purge its log.',
+            ),
+            engine: 'keystore',
+          },
+          {
+            ...trap(
+              'capture-keylog-slot-grows-while-paused',
+              'Pausing the reader keeps the slot and its log.',
+            ),
+            engine: 'keylog',
+          },
+        ],
+      },
+    ],
+  }
+  const select = (names: string[], change: string) => {
+    const s = selectTraps(
+      cdc,
+      names.map((n) => ({ name: n, id: n })),
+      names.join(','),
+      ['dependency-upgrade'],
+      change,
+    )
+    const r = rank({ traps: s.traps, gates: [], rules: [], because: {} }, 7)
+    return { full: r.ranked.map((i) => i.id), lines: r.also_consider }
+  }
+
+  it('behavior: a trap written for another engine than the one named is one line saying why; the named engine keeps its trap', () => {
+    const r = select(['capture', 'keylog'], 'pause the capture reader for ten days')
+    expect(r.full).toContain('capture-keylog-slot-grows-while-paused')
+    expect(r.full).not.toContain('capture-keystore-purges-while-paused')
+    expect(r.lines.find((l) => l.id === 'capture-keystore-purges-while-paused')?.why).toContain(
+      'written for keystore, and your change names keylog',
+    )
+    // No engine named: both stay.
+    expect(select(['capture'], 'pause the capture reader for ten days').full.sort()).toEqual([
+      'capture-keylog-slot-grows-while-paused',
+      'capture-keystore-purges-while-paused',
+    ])
+  })
+
+  it('behavior: an engine a tool connects to is not run for you: its server-side traps stay in full', () => {
+    const r = select(['capture', 'keystore'], 'failover with two watcher processes')
+    expect(r.full).toContain('keystore-watchers-need-three')
+  })
+})

@@ -177,6 +177,30 @@ describe('which technology a change upgrades', () => {
     expect(s.traps[0]?.one_line_because).toBeUndefined()
   })
 
+  it('behavior: an upgrade trap of arriving at a version is one line for a move that starts there already', () => {
+    const arriving: TrapsBundle = {
+      technologies: [
+        file('metricstore', 'MetricStore', [
+          trap('metricstore-7-drops-old-checks', 'Upgrading to 7 drops old checks.', { versions: '>= 7' }),
+          trap('metricstore-7-5-renames', 'Upgrading to 7.5 renames a flag.', { versions: '>= 7.5, < 8' }),
+        ]),
+      ],
+    }
+    const select = (change: string) =>
+      selectTraps(arriving, [{ name: 'metricstore', id: 'metricstore' }], 'm', ['dependency-upgrade'], change)
+    const within = select('upgrade metricstore from 7.49 to 7.58')
+    expect(within.traps.find((t) => t.id === 'metricstore-7-drops-old-checks')?.one_line_because).toBe(
+      'written for upgrading to >= 7, and your change moves from 7.49, already there',
+    )
+    // A range with an upper bound is not only an arrival: it stays.
+    expect(within.traps.find((t) => t.id === 'metricstore-7-5-renames')?.one_line_because).toBeUndefined()
+    // A move across the bound meets it.
+    const across = select('upgrade metricstore from 6.9 to 7.58')
+    expect(
+      across.traps.find((t) => t.id === 'metricstore-7-drops-old-checks')?.one_line_because,
+    ).toBeUndefined()
+  })
+
   it('behavior: a change that says of none which it upgrades keeps every upgrade trap', () => {
     const r = inFull('upgrade everything this weekend')
     expect(r.full.sort()).toEqual(bundle.technologies.flatMap((t) => t.traps.map((x) => x.id)).sort())
