@@ -13,7 +13,7 @@ import { CHANGE_MAX } from '../../schema/routes.js'
 
 /** Words that say nothing about which mechanism a change meets. */
 const STOP = new Set(
-  'the and for from into onto with without our their its this that these those then than when what which who all any are was were will would can could should must not but about over under via per each every both only also just new old use using make need want set get put let one two three give gives given giving'.split(
+  'the and for from into onto with without our their its this that these those then than when what which who all any are was were will would can could should must not but about over under via per each every both only also just new old use using make need want set get put let one two three four five six seven eight nine ten eleven twelve twenty hundred thousand give gives given giving'.split(
     ' ',
   ),
 )
@@ -60,7 +60,8 @@ const IRREGULAR: Record<string, string> = { indices: 'index', indexes: 'index' }
 function suffixStem(word: string): string {
   const irregular = IRREGULAR[word]
   if (irregular) return irregular
-  const s = word.replace(/(ing|ed|es|s|e)$/, '')
+  // A consonant doubled before -ed or -ing is one ("stopped", "dropping", "tagged").
+  const s = word.replace(/(ing|ed|es|s|e)$/, '').replace(/(?<=\w\w)([bdgmnprt])\1$/, '$1')
   return s.length >= 3 ? s : word
 }
 
@@ -74,6 +75,10 @@ const SAME_AS: Record<string, string> = {
   enlarge: 'add',
   shrink: 'remove',
   decommission: 'remove',
+  // Stopping for a while is stopping: a paused consumer holds what a stopped one holds.
+  pause: 'stop',
+  suspend: 'stop',
+  halt: 'stop',
   server: 'node',
   host: 'node',
   instance: 'node',

@@ -295,6 +295,13 @@ describe('change in selection and ranking', () => {
     ])
     expect(short.get('app-env-not-reloaded')?.words).toEqual(['env', 'var'])
     expect(short.get('app-database-pool')?.words).toEqual(['db'])
+    // A pause is a stop for what it holds; a number in words says no mechanism.
+    const paused = matchChange('pause the reader for ten days', [
+      lineOnly('log-kept-while-stopped', 'A stopped reader keeps the log growing.'),
+      lineOnly('ten-partitions', 'Ten partitions per topic.'),
+    ])
+    expect(paused.get('log-kept-while-stopped')?.words).toEqual(['pause', 'reader'])
+    expect(paused.get('ten-partitions')?.score).toBe(0)
   })
 
   it('behavior: a thing named in two words ("IP set", "allow list") or in two letters ("ip") meets its trap; "set" alone says nothing', () => {
