@@ -21,6 +21,18 @@ const BARE = /^\d+$/
 const JOINED = new Set(['to', 'then', 'and', 'through'])
 /** Words after which a whole number is a version ("to 17", "from 13", "version 3"). */
 const INTRODUCES = new Set([...JOINED, 'from', 'version'])
+/**
+ * Words naming another artifact of a technology, with versions of its own: "opensearch js client
+ * 2.5 to 2.11" moves the client, "redis chart 18.1" the chart, "kafka operator 0.40" the operator;
+ * the technology itself is neither upgraded nor at those versions.
+ */
+const ARTIFACTS = new Set(
+  'client clients sdk driver drivers library lib gem crate binding bindings chart operator exporter provider plugin'.split(
+    ' ',
+  ),
+)
+/** How far after a technology's name an artifact word claims the versions that follow. */
+const ARTIFACT_REACH = 2
 /** A plural noun after a whole number counts things ("to 2 replicas", "3 brokers"): no version. */
 const COUNTED = /^[a-z]{3,}s$/
 
@@ -56,6 +68,7 @@ export function changeVersions(
         if (!phrase.every((w, k) => tokens[i + k] === w)) continue
         const before = tokens.slice(Math.max(0, i - BEFORE), i)
         const start = i + phrase.length
+        if (tokens.slice(start, start + ARTIFACT_REACH).some((t) => ARTIFACTS.has(t))) continue
         const after = tokens.slice(start, start + AFTER)
         // A version in reach carries the ones joined to it ("cluster from 3.13 to 4.0").
         const last = after.findLastIndex((t) => VERSION.test(t))

@@ -129,6 +129,11 @@ describe('which technology a change upgrades', () => {
       upgraded('upgrade metricstore to 3.1 with dashboards across 420 hosts', bundle.technologies),
     ).toEqual(new Set(['metricstore']))
     expect(changeVersions('upgrade metricstore to 3', bundle.technologies).get('metricstore')).toEqual(['3'])
+    // A version of the technology's client, chart or operator is not the technology's.
+    expect(changeVersions('bump the metricstore js client 2.5 to 2.11', bundle.technologies)).toEqual(
+      new Map(),
+    )
+    expect(changeVersions('upgrade metricstore chart 18.1', bundle.technologies)).toEqual(new Map())
     // A whole number before a plural it counts is no version, even after "to".
     expect(changeVersions('scale metricstore compactor to 2 replicas', bundle.technologies)).toEqual(
       new Map(),
