@@ -251,6 +251,19 @@ export function selectTraps(
         })
     }
   }
+  // A trap filed under one technology and written for upgrading another (a Helm release broken by
+  // the cluster's upgrade) meets a change that upgrades that other one: it leads, as one of its own.
+  for (const f of files)
+    for (const t of f.traps) {
+      const m = matches?.get(t.id)
+      const by = t.upgrade_of?.find((u) => u !== f.technology && upgraded.has(u))
+      if (m && by && m.score > 0 && !oneLineBecause.has(t.id))
+        matches?.set(t.id, {
+          ...m,
+          score: Math.max(m.score, best) + m.score / 1000 + 1e-9,
+          words: [...m.words, `the upgrade of ${by}`],
+        })
+    }
   const forAction = (t: Trap) => !actions.length || t.actions.some((a) => actions.includes(a))
   const byWords = (t: Trap) => (matches?.get(t.id)?.words.length ?? 0) >= CHANGE_WORDS_TO_BRING
   for (const file of files) {

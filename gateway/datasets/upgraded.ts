@@ -11,6 +11,8 @@ import { stem, withoutQuantities } from './change-match.js'
 
 /** Words that, a few words before a technology's name, say it is the one upgraded. */
 const UPGRADE_WORDS = new Set(['upgrade', 'migrate', 'bump', 'update', 'move'].map(stem))
+/** Words of place: an upgrade word before one of them is not about the name after it. */
+const PLACE_WORDS = new Set(['on', 'in', 'at', 'across', 'inside', 'within', 'for'])
 /** How far before the name an upgrade word, and after it a version ("from 2.53 to 3.1"), may stand. */
 const BEFORE = 4
 const AFTER = 4
@@ -91,7 +93,11 @@ export function changeVersions(
                 (INTRODUCES.has(after[k - 1] ?? '') && !COUNTED.test(tokens[start + k + 1] ?? ''))),
           )
           .map((t) => t.replace(/^v/, ''))
-        if (before.some((t) => UPGRADE_WORDS.has(stem(t))) || versions.length)
+        // An upgrade word before the name upgrades it unless a word of place stands between
+        // ("postgres 15 to 16 upgrade on local docker": the upgrade is postgres', on docker).
+        const word = before.findLastIndex((t) => UPGRADE_WORDS.has(stem(t)))
+        const upgradesIt = word >= 0 && !before.slice(word + 1).some((t) => PLACE_WORDS.has(t))
+        if (upgradesIt || versions.length)
           upgraded.set(f.technology, [...new Set([...(upgraded.get(f.technology) ?? []), ...versions])])
       }
   }
@@ -128,9 +134,9 @@ export interface RunningVersion {
 }
 
 /**
- * The versions a change moves the technologies asked to, when it says the move by versions and not
- * by name: "upgrade the orders database from 13.15 to 16.4" with postgresql@13.15 asked moves
- * PostgreSQL to 16.4.
+ * The versions a change moves the technologies asked to or from, when it says the move by versions
+ * and not by name: "upgrade the orders database from 13.15 to 16.4" with postgresql@13.15 asked
+ * moves PostgreSQL to 16.4; with postgresql@16.4 asked, from 13.15.
  */
 export function movesOfRunning(
   change: string | undefined,
@@ -138,10 +144,18 @@ export function movesOfRunning(
 ): Map<string, string[]> {
   const moves = new Map<string, string[]>()
   if (change === undefined) return moves
+  // The agent may name the version it moves to ("eks@1.26" with "from 1.25 to 1.26"): then the
+  // move starts at the other.
   for (const move of statedMoves(change))
-    for (const r of running)
-      if (r.id && r.version && isRelease(move.from, r.version))
-        moves.set(r.id, [...new Set([...(moves.get(r.id) ?? []), move.to])])
+    for (const r of running) {
+      if (!r.id || !r.version) continue
+      const other = isRelease(move.from, r.version)
+        ? move.to
+        : isRelease(move.to, r.version)
+          ? move.from
+          : undefined
+      if (other) moves.set(r.id, [...new Set([...(moves.get(r.id) ?? []), other])])
+    }
   return moves
 }
 

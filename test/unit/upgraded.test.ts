@@ -49,6 +49,8 @@ describe('which technology a change upgrades', () => {
     const files = bundle.technologies
     expect([...upgraded('upgrade metricstore to v3', files)]).toEqual(['metricstore'])
     expect([...upgraded('roll the agent 1.2 to 1.4 on every metricstore node', files)]).toEqual([])
+    // An upgrade word before a word of place is not the named one's.
+    expect([...upgraded('dashboards 15 to 16 upgrade on local metricstore', files)]).toEqual(['dashboards'])
     expect([...upgraded('move the orders metricstore cluster to 3.1 lts', files)]).toEqual(['metricstore'])
     expect([...upgraded('weekly release', files)]).toEqual([])
   })
@@ -159,6 +161,10 @@ describe('which technology a change upgrades', () => {
       new Map([['metricstore', ['16.4']]]),
     )
     expect(movesOfRunning('upgrade libfoo from 2.1 to 2.2', running)).toEqual(new Map())
+    // Named at the version it moves to, the move starts at the other.
+    expect(
+      movesOfRunning('upgrade the cluster from 16.3 to 16.4', [{ id: 'metricstore', version: '16.4' }]),
+    ).toEqual(new Map([['metricstore', ['16.3']]]))
     const files = bundle.technologies
     expect(upgradesUnnamed('upgrade the orders store from 13.15 to 16.4', files, running)).toBe(false)
     expect(upgradesUnnamed('rolling upgrade of the logging cluster from 7.17 to 8.15', files)).toBe(false)
@@ -204,6 +210,20 @@ describe('which technology a change upgrades', () => {
     expect(
       across.traps.find((t) => t.id === 'metricstore-7-drops-old-checks')?.one_line_because,
     ).toBeUndefined()
+  })
+
+  it('behavior: a trap filed under one technology and written for upgrading another leads when the change upgrades that other', () => {
+    const s = selectTraps(
+      bundle,
+      asked,
+      'all',
+      ['dependency-upgrade'],
+      'upgrade metricstore from 2.9 to 3.1 and keep the charts and dashboards',
+    )
+    const r = rank({ traps: s.traps, gates: [], rules: [], because: {} }, 7)
+    const lead = r.ranked.find((i) => i.id === 'charts-release-stuck-after-platform-upgrade')
+    expect(lead?.why).toContain('the upgrade of metricstore')
+    expect(r.ranked.slice(0, 3).map((i) => i.id)).toContain('charts-release-stuck-after-platform-upgrade')
   })
 
   it('behavior: a change that says of none which it upgrades keeps every upgrade trap', () => {
