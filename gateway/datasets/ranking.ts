@@ -92,9 +92,10 @@ const bestScore = (traps: readonly SelectedTrap[]) => Math.max(0, ...traps.map(s
 
 /**
  * The ids of the traps the change's words lead with, best first. A change of several operations
- * ("scale the compactor to 2 replicas and raise its memory limit") leads with the best overall, then
- * the best trap of each operation it does not lead with yet, in turn, before the next best overall: words of one operation adding up in traps of
- * another (memory and limit in quota traps) must not push the first operation's own trap out.
+ * ("scale the compactor to 2 replicas and raise its memory limit") leads with the best overall,
+ * then the best trap of each operation it does not lead with yet, in turn, before the next best
+ * overall: words of one operation adding up in traps of another (memory and limit in quota traps)
+ * must not push the first operation's own trap out.
  */
 function changeLeads(traps: readonly SelectedTrap[], objectsTold: boolean): string[] {
   const best = bestScore(traps)

@@ -4,8 +4,10 @@
  * would change, rather than answer the wrong situation quietly. Two facts are read this way:
  * `emergency` (a deadline within the hour told as a routine change gets the planned path's waits,
  * and a maintenance window told as an emergency loses the checks a planned change has time for) and
- * `removes_objects` (told yes for a change whose words take nothing away, nor delete by age, it brings the deletion
- * checks: an owner to ask, a disuse window, a stop when usage cannot be read).
+ * `removes_objects` (told yes for a change whose words take nothing away, nor delete by age, it
+ * brings the deletion checks: an owner to ask, a disuse window, a stop when usage cannot be read).
+ * A doubted `removes_objects` is also answered by the words: the items it alone brought are kept
+ * as an unanswered fact keeps them (`doubting`).
  */
 import type { AppliesBecause } from '../../schema/situation.js'
 import { premisesNamedBy } from './change-match.js'

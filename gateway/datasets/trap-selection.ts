@@ -309,8 +309,9 @@ export function selectTraps(
 
 /**
  * The names given for context: those on file that the change's own words do not say, when they say
- * another (acted-on.ts), that no name they say includes or connects to (a DNS provider said brings `dns`, a CDC tool its database), and
- * that are not the tool the change is made with (infrastructure as code, CI: its rollout runs there).
+ * another (acted-on.ts), that no name they say includes or connects to (a DNS provider said brings
+ * `dns`, a CDC tool its database), and that are not the tool the change is made with
+ * (infrastructure as code, CI: its rollout runs there).
  */
 function contextNames(
   bundle: TrapsBundle,
