@@ -309,9 +309,9 @@ export function selectTraps(
 
 /**
  * The names given for context: those on file that the change's own words do not say, when they say
- * another (acted-on.ts), that no name they say includes or connects to (a DNS provider said brings
- * `dns`, a CDC tool its database), and that are not the tool the change is made with
- * (infrastructure as code, CI: its rollout runs there).
+ * another (acted-on.ts), that no name they say includes (a DNS provider said brings `dns`), and
+ * that are not the tool the change is made with (infrastructure as code, CI: its rollout runs
+ * there). An engine a tool connects to stays context: a log shipper's sink is where it ships.
  */
 function contextNames(
   bundle: TrapsBundle,
@@ -323,11 +323,9 @@ function contextNames(
   // What the change acts on, as said in the reason: an id, or a name not on file as asked.
   const actingNames = [...new Set(acted.map((r) => r.id ?? r.name))]
   if (acted.length === resolved.length) return { names: new Set(), acting: actingNames }
-  // What a name acted on includes (a DNS provider: dns) or connects to (a CDC tool: its database,
-  // whose slot a paused connector holds) is acted on with it.
   const brought = bundle.technologies
     .filter((t) => acting.includes(t.technology))
-    .flatMap((t) => [...(t.includes ?? []), ...(t.connects_to ?? [])])
+    .flatMap((t) => t.includes ?? [])
   return {
     names: new Set(
       covered.filter((id) => {

@@ -222,11 +222,6 @@ describe('traps of a tool that connects to several engines', () => {
     ])
   })
 
-  it('behavior: the engine a tool connects to is acted on with it, not named for context: its trap told in one word of the change comes in full', () => {
-    const r = select(['capture', 'keylog'], 'pause the capture reader for ten days')
-    expect(r.full).toContain('keylog-log-kept-while-reader-paused')
-  })
-
   it('behavior: an engine a tool connects to is not run for you: its server-side traps stay in full', () => {
     const r = select(['capture', 'keystore'], 'failover with two watcher processes')
     expect(r.full).toContain('keystore-watchers-need-three')
