@@ -6,10 +6,9 @@
  * and a maintenance window told as an emergency loses the checks a planned change has time for) and
  * `removes_objects` (told yes for a change whose words take nothing away, nor delete by age, it
  * brings the deletion checks: an owner to ask, a disuse window, a stop when usage cannot be read).
- * A doubted `removes_objects` is also answered by the words: the items it alone brought are kept
- * as an unanswered fact keeps them (`doubting`).
+ * The note only asks: the fact as sent still decides the items (a "move" into a new store may
+ * delete the old copies, which the words need not say).
  */
-import type { AppliesBecause } from '../../schema/situation.js'
 import { premisesNamedBy } from './change-match.js'
 
 /** The longest deadline, in minutes, that makes a change an emergency. */
@@ -18,8 +17,8 @@ export const EMERGENCY_DEADLINE_MINUTES = 120
 /** "in 40 minutes", "within 2h", "under 90 min": a deadline and its unit. */
 const DEADLINE = /\b(?:in|within|under|next|by)\s+(\d{1,4})\s*-?\s*(minutes?|mins?|m|hours?|hrs?|h)\b/
 /** Words of harm happening now or of a deadline today (an expiring certificate, an outage). */
-const URGENT =
-  /\b(incident|outage|sev-?[01]|p[01]|urgent|asap|emergency|hotfix|deadline|expiring|expired|today|tonight)\b/
+// A hotfix or a certificate "expiring" in days is often routine: the deadline itself decides.
+const URGENT = /\b(incident|outage|sev-?[01]|p[01]|urgent|asap|emergency|deadline|expired|today|tonight)\b/
 const PLANNED = /\b(planned|scheduled|weekly|monthly|routine|maintenance window|next week|tomorrow)\b/
 
 /** Notes naming a fact the change's own words contradict; none when they agree. */
@@ -48,46 +47,15 @@ function emergencyRecheck(facts: Record<string, unknown>, change: string): strin
     : []
 }
 
-/** Whether `removes_objects=true` was sent for a change whose words take nothing away. */
-function removesDoubted(facts: Record<string, unknown>, change: string): boolean {
-  const names = premisesNamedBy(change)
-  // Lowering a retention or a lifecycle age deletes what falls outside it: that is a deletion too.
-  return facts.removes_objects === true && !names('deletion') && !names('deletion-by-age')
-}
+/** Words of moving something to a new place or form: the old one often goes, unsaid. */
+const MOVES = /\b(move|moves|moving|migrate|migrating|switch|switching|replace|replacing|consolidate|merge)\b/
 
 function removesRecheck(facts: Record<string, unknown>, change: string): string[] {
-  if (!removesDoubted(facts, change)) return []
+  const names = premisesNamedBy(change)
+  // Lowering a retention or a lifecycle age deletes what falls outside it: that is a deletion too.
+  if (facts.removes_objects !== true || names('deletion') || names('deletion-by-age')) return []
+  if (MOVES.test(change)) return []
   return [
     're-check removes_objects: your change names nothing it deletes, drops or removes and removes_objects=true was sent; if it takes nothing away that others use, ask again with removes_objects=false (then the deletion checks leave)',
   ]
-}
-
-/**
- * The items a doubted fact brought, read as if that fact were unanswered: the answer is decided by
- * the change's words, not only flagged. An item that `removes_objects=true` brought for a change
- * that names nothing it removes is one line under "also consider" (kept until the fact is
- * re-checked), and a question when it guards no harm that cannot be undone (do-no-harm.ts).
- */
-export function doubting(
-  because: Record<string, AppliesBecause>,
-  facts: Record<string, unknown>,
-  change: string | undefined,
-): Record<string, AppliesBecause> {
-  if (change === undefined || !removesDoubted(facts, change)) return because
-  return Object.fromEntries(
-    Object.entries(because).map(([id, why]) => {
-      if (why.matched.removes_objects !== true) return [id, why]
-      const { removes_objects: _, ...matched } = why.matched
-      const question =
-        'does your change delete, drop or remove something others use? Its words name nothing it takes away (re-check removes_objects)'
-      return [
-        id,
-        {
-          ...why,
-          matched,
-          unanswered: [...(why.unanswered ?? []), { fact: 'removes_objects', question, drops_if: false }],
-        },
-      ]
-    }),
-  )
 }

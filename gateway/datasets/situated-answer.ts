@@ -12,7 +12,7 @@ import { badRequest, type Problem } from '../http/problem.js'
 import { readChange } from './change-match.js'
 import { doNoHarm, fastPath, type OpenQuestion } from './do-no-harm.js'
 import { type Ranked, rank, readLimit } from './ranking.js'
-import { doubting, rechecks } from './rechecks.js'
+import { rechecks } from './rechecks.js'
 import {
   readAskedTechnologies,
   type SelectedTrap,
@@ -102,8 +102,6 @@ export function rankedAnswer(
 ): RankedAnswer {
   const t = extras.technologies
   const selection = t ? selectTraps(data.traps, t.resolved, t.normalised, actions, extras.change) : undefined
-  // A fact the change's own words contradict keeps its items only as a question would.
-  const doubted = doubting(items.because, facts, extras.change)
   const kindOf = (id: string) => data.traps.technologies.find((x) => x.technology === id)?.kind
   const harmless = doNoHarm(
     data.harm,
@@ -111,20 +109,20 @@ export function rankedAnswer(
     // Whether an item fits is decided by what the change alters, not by names given for context.
     selection?.acted_on,
     kindOf,
-    { ...items, because: doubted, traps: selection?.traps ?? [] },
+    { ...items, traps: selection?.traps ?? [] },
     extras.change,
   )
   const traps = harmless.traps
   // A fast path keeps fewer items by default: an emergency reads what to do, not a long list.
   const limit = !extras.limitGiven && fastPath(facts) ? Math.min(extras.limit, FAST_PATH_LIMIT) : extras.limit
   const ranked = rank(
-    { traps, gates: harmless.gates, rules: harmless.rules, because: doubted },
+    { traps, gates: harmless.gates, rules: harmless.rules, because: items.because },
     limit,
     data.harm,
     facts.emergency === true,
   )
   const because = Object.fromEntries(
-    Object.entries(doubted).filter(([id]) => ranked.kept.gates.has(id) || ranked.kept.rules.has(id)),
+    Object.entries(items.because).filter(([id]) => ranked.kept.gates.has(id) || ranked.kept.rules.has(id)),
   )
   return {
     ...ranked,

@@ -4,9 +4,7 @@
  * answer says to re-check it and what answering it would change. Words that agree say nothing.
  */
 import { describe, expect, it } from 'vitest'
-import { rank } from '../../gateway/datasets/ranking.js'
-import { doubting, EMERGENCY_DEADLINE_MINUTES, rechecks } from '../../gateway/datasets/rechecks.js'
-import type { PublishedRule } from '../../schema/datasets.js'
+import { EMERGENCY_DEADLINE_MINUTES, rechecks } from '../../gateway/datasets/rechecks.js'
 
 describe('re-checking a fact the change contradicts', () => {
   it('behavior: a deadline within the limit, told as routine or unanswered, asks to re-check emergency', () => {
@@ -20,8 +18,8 @@ describe('re-checking a fact the change contradicts', () => {
       expect(note).toContain('emergency=true')
     }
     expect(rechecks({ emergency: false }, 'rotate the key, sev1 open')[0]).toContain('"sev1"')
-    // A certificate expiring today is a deadline although no minutes are given.
-    for (const said of ['expiring', 'today', 'deadline', 'outage'])
+    // A certificate expired or due today is a deadline although no minutes are given.
+    for (const said of ['expired', 'today', 'deadline', 'outage'])
       expect(rechecks({ emergency: false }, `renew the certificate: ${said}`)[0], said).toContain(`"${said}"`)
     expect(rechecks({ emergency: false }, `within ${EMERGENCY_DEADLINE_MINUTES / 60}h`)).toHaveLength(1)
   })
@@ -29,6 +27,9 @@ describe('re-checking a fact the change contradicts', () => {
   it('behavior: a deadline past the limit, an emergency told as one, or no change says nothing', () => {
     expect(rechecks({ emergency: false }, `within ${EMERGENCY_DEADLINE_MINUTES + 1} minutes`)).toEqual([])
     expect(rechecks({ emergency: false }, 'renew the certificate in 3 months')).toEqual([])
+    // A hotfix, or a secret expiring in days, is often routine: its deadline decides, not the word.
+    expect(rechecks({ emergency: false }, 'roll out the hotfix image')).toEqual([])
+    expect(rechecks({ emergency: false }, 'rotate the secret expiring in 9 days')).toEqual([])
     expect(rechecks({ emergency: true }, 'swap the certificate, it expires in 40 minutes')).toEqual([])
     expect(rechecks({ emergency: false }, undefined)).toEqual([])
   })
@@ -50,34 +51,7 @@ describe('re-checking a fact the change contradicts', () => {
     // Lowering a retention deletes what falls outside it: nothing to re-check.
     expect(rechecks({ removes_objects: true }, 'lower retention.ms on clickstream to 2 days')).toEqual([])
     expect(rechecks({ removes_objects: false }, 'enable uniform bucket-level access')).toEqual([])
-  })
-
-  it('behavior: an item removes_objects=true brought, for a change naming nothing it removes, is one line that asks to re-check it', () => {
-    const because = {
-      'r-disuse': { action: 'access-change', matched: { removes_objects: true, production: true } },
-      'r-other': { action: 'access-change', matched: { production: true } },
-    }
-    const rule = (id: string) =>
-      ({
-        id,
-        title: `Rule ${id}.`,
-        incident: { organisation: 'Org', date: '2020-01-01' },
-      }) as unknown as PublishedRule
-    const rules = [rule('r-disuse'), rule('r-other')]
-    const doubted = doubting(
-      because,
-      { removes_objects: true },
-      'add a network policy so only checkout reaches payments',
-    )
-    expect(doubted['r-disuse']?.matched).toEqual({ production: true })
-    expect(doubted['r-disuse']?.unanswered?.[0]).toMatchObject({ fact: 'removes_objects', drops_if: false })
-    expect(doubted['r-other']).toEqual(because['r-other'])
-    const r = rank({ traps: [], gates: [], rules, because: doubted }, 7)
-    expect(r.ranked.map((i) => i.id)).toEqual(['r-other'])
-    expect(r.also_consider.find((i) => i.id === 'r-disuse')?.why).toContain(
-      'kept until you answer removes_objects',
-    )
-    // A change that says what it removes keeps the fact as sent.
-    expect(doubting(because, { removes_objects: true }, 'delete the old payments bucket')).toBe(because)
+    // A move may take the old copy away without saying so: nothing to re-check.
+    expect(rechecks({ removes_objects: true }, 'move the production secrets into an environment')).toEqual([])
   })
 })
