@@ -3,7 +3,8 @@
  * (issue 43), read from the set's own records, never typed twice. RESULT.txt is what
  * scripts/editor/ab-pairs.mjs unblind printed (ordinary first, then the trap tickets); ANSWERS.txt is
  * the answer grader's two totals as the editor recorded them ("traps named: 7 of 12", "literal
- * right: 1 of 12"). The last set is the newest folder holding both, by name.
+ * right: 1 of 12"). The last set is the newest folder holding both, by name, as sets are named
+ * after A to Z: set-AA after set-Z (a longer name is later).
  */
 import { existsSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
@@ -26,6 +27,9 @@ interface PlanFigures {
   worse: number
 }
 
+/** Names in the order sets are given them: A to Z, then AA, AB (by length, then by letters). */
+const bySetName = (a: string, b: string) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0)
+
 const count = (text: string, pattern: RegExp): Count[] =>
   [...text.matchAll(pattern)].map((m) => ({ n: Number(m[1]), of: Number(m[2]) }))
 
@@ -35,7 +39,7 @@ export async function lastEvaluation(contentDir: string): Promise<EvaluationFigu
   if (!existsSync(reviews)) return undefined
   const sets: string[] = []
   for (const run of (await readdir(reviews)).sort())
-    for (const set of (await readdir(join(reviews, run)).catch(() => [])).sort()) {
+    for (const set of (await readdir(join(reviews, run)).catch(() => [])).sort(bySetName)) {
       const dir = join(reviews, run, set)
       if (existsSync(join(dir, 'RESULT.txt')) && existsSync(join(dir, 'ANSWERS.txt'))) sets.push(dir)
     }

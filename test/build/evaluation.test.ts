@@ -48,6 +48,18 @@ describe('the evaluation llms.txt publishes', () => {
     })
     const figures = await lastEvaluation(dir)
     expect(figures?.set).toBe('ab-1/set-B')
+    // After Z come AA, AB: a longer name is a later set.
+    const later = await content({
+      'ab-1/set-Z': {
+        result: result([9, 8, 'none'], [10, 9, 'none']),
+        answers: 'traps named: 3 of 12\nliteral right: 2 of 12\n',
+      },
+      'ab-1/set-AA': {
+        result: result([12, 11, 'none'], [11, 8, 'none']),
+        answers: 'traps named: 4 of 12\nliteral right: 7 of 12\n',
+      },
+    })
+    expect((await lastEvaluation(later))?.set).toBe('ab-1/set-AA')
     const line = evaluationLine(figures as NonNullable<typeof figures>)
     expect(line).toContain('with the answer 11 of 12 ordinary changes planned right (10 alone)')
     expect(line).toContain('12 of 12 trap tickets (7 alone)')
