@@ -72,5 +72,5 @@ const of = (c: Count) => `${c.n} of ${c.of}`
 /** The figures in one line of plain words. */
 export function evaluationLine(e: EvaluationFigures): string {
   const worse = e.ordinary.worse + e.traps.worse
-  return `last fresh set (${e.set} in the repository's content/reviews): with the answer ${of(e.ordinary.with)} ordinary changes planned right (${e.ordinary.without.n} alone) and ${of(e.traps.with)} trap tickets (${e.traps.without.n} alone); ${worse ? `${worse} plans made worse` : 'no plan made worse'}. The answer itself names the ticket's trap with a probe and the safe path for ${of(e.trapsNamed)}, and is right for an agent obeying it literally on ${of(e.literalRight)} ordinary changes.`
+  return `last fresh set (${e.set} in the repository's content/reviews): with the answer ${of(e.ordinary.with)} ordinary changes planned right (${e.ordinary.without.n} alone) and ${of(e.traps.with)} trap tickets (${e.traps.without.n} alone); ${worse ? `${worse} plan${worse === 1 ? '' : 's'} made worse` : 'no plan made worse'}. The answer itself names the ticket's trap with a probe and the safe path for ${of(e.trapsNamed)}, and is right for an agent obeying it literally on ${of(e.literalRight)} ordinary changes.`
 }

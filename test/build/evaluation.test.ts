@@ -55,11 +55,13 @@ describe('the evaluation llms.txt publishes', () => {
         answers: 'traps named: 3 of 12\nliteral right: 2 of 12\n',
       },
       'ab-1/set-AA': {
-        result: result([12, 11, 'none'], [11, 8, 'none']),
+        result: result([12, 11, 'oAA-06'], [11, 8, 'none']),
         answers: 'traps named: 4 of 12\nliteral right: 7 of 12\n',
       },
     })
-    expect((await lastEvaluation(later))?.set).toBe('ab-1/set-AA')
+    const last = await lastEvaluation(later)
+    expect(last?.set).toBe('ab-1/set-AA')
+    expect(evaluationLine(last as NonNullable<typeof last>)).toContain('; 1 plan made worse.')
     const line = evaluationLine(figures as NonNullable<typeof figures>)
     expect(line).toContain('with the answer 11 of 12 ordinary changes planned right (10 alone)')
     expect(line).toContain('12 of 12 trap tickets (7 alone)')
