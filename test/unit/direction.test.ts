@@ -43,8 +43,11 @@ describe('the way a change moves a value', () => {
     expect(changeDirection('set retention from 7 to 3 days')).toBe('lowering')
   })
 
-  it('behavior: a version move, both ways, or neither way says no direction', () => {
+  it('behavior: a version move, both ways, a replacement or neither way says no direction', () => {
     expect(changeDirection('move opensearch from 2.11 to 2.17')).toBeUndefined()
+    // Replacing nodes with bigger ones removes the old ones while it raises their size.
+    expect(changeDirection('bigger master nodes')).toBe('raising')
+    expect(changeDirection('replace the three master nodes with bigger instances')).toBeUndefined()
     expect(changeDirection('raise the cpu and lower the memory')).toBeUndefined()
     expect(changeDirection('set the topic retention to 3 days')).toBeUndefined()
     expect(changeDirection(undefined)).toBeUndefined()
