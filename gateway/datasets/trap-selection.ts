@@ -187,27 +187,32 @@ export function selectTraps(
   const direction = changeDirection(change)
   // A move whose oldest version is already at or past an upgrade trap's only bound ("upgrading to 7"
   // for a move from 7.49 to 7.58) has made that crossing before.
+  // The oldest version of a technology the change moves (named at two versions or more), once each.
+  const movedFrom = new Map(
+    [...versionsOf].flatMap(([id, known]) => {
+      const oldest = known.length >= 2 ? oldestVersion(known) : undefined
+      return oldest ? [[id, oldest] as const] : []
+    }),
+  )
   const crossedBefore = (id: string, t: Trap) => {
-    const known = versionsOf.get(id) ?? []
-    const oldest = oldestVersion(known)
+    const oldest = movedFrom.get(id)
     return t.premise === 'version-upgrade' &&
       t.versions !== undefined &&
       LOWER_BOUND_ONLY.test(t.versions.trim()) &&
-      known.length >= 2 &&
       oldest !== undefined &&
       rangeAdmits(t.versions, oldest)
       ? oldest
       : undefined
   }
-  const reasonFor = (id: string, t: Trap) =>
+  const reasonFor = (id: string, t: Trap, crossed = crossedBefore(id, t)) =>
     !namesPremise(t.premise)
       ? `written for a ${t.premise} change, which yours does not name`
       : t.premise === 'version-upgrade' &&
           (upgraded.size || upgradesOther) &&
           !(t.upgrade_of ?? [id]).some((u) => upgraded.has(u))
         ? `written for upgrading ${(t.upgrade_of ?? [id]).join(' or ')}, which your change does not upgrade`
-        : crossedBefore(id, t)
-          ? `written for upgrading to ${t.versions?.trim()}, and your change moves from ${crossedBefore(id, t)}, already there`
+        : crossed
+          ? `written for upgrading to ${t.versions?.trim()}, and your change moves from ${crossed}, already there`
           : t.direction && direction && t.direction !== direction
             ? `written for ${t.direction} the value, and your change is ${direction} it`
             : t.needs_server && managedBy.has(id)
@@ -235,20 +240,21 @@ export function selectTraps(
   // above the best told in the change's words, so it leads (a chart tool's traps told by "upgrade"
   // and "chart" do not push Traefik 3's own breaking changes out of the places in full).
   const best = Math.max(0, ...[...(matches?.values() ?? [])].map((m) => m.score))
+  // Just above the best, in the order of its own words: it leads, saying why.
+  const lead = (m: ChangeMatch, why: string): ChangeMatch => ({
+    ...m,
+    score: Math.max(m.score, best) + m.score / 1000 + 1e-9,
+    words: [...m.words, why],
+  })
   for (const f of files) {
     const known = versionsOf.get(f.technology) ?? []
-    const oldest = oldestVersion(known)
-    if (!oldest || known.length < 2) continue
+    const oldest = movedFrom.get(f.technology)
+    if (!oldest) continue
     for (const t of f.traps) {
       const m = matches?.get(t.id)
       const arriving = known.some((v) => rangeAdmits(t.versions, v)) && !rangeAdmits(t.versions, oldest)
       if (m && t.versions && arriving && !oneLineBecause.has(t.id))
-        matches?.set(t.id, {
-          ...m,
-          // Just above the best, in the order of its own words: it leads.
-          score: Math.max(m.score, best) + m.score / 1000 + 1e-9,
-          words: [...m.words, 'the version it moves to'],
-        })
+        matches?.set(t.id, lead(m, 'the version it moves to'))
     }
   }
   // A trap filed under one technology and written for upgrading another (a Helm release broken by
@@ -258,11 +264,7 @@ export function selectTraps(
       const m = matches?.get(t.id)
       const by = t.upgrade_of?.find((u) => u !== f.technology && upgraded.has(u))
       if (m && by && m.score > 0 && !oneLineBecause.has(t.id))
-        matches?.set(t.id, {
-          ...m,
-          score: Math.max(m.score, best) + m.score / 1000 + 1e-9,
-          words: [...m.words, `the upgrade of ${by}`],
-        })
+        matches?.set(t.id, lead(m, `the upgrade of ${by}`))
     }
   const forAction = (t: Trap) => !actions.length || t.actions.some((a) => actions.includes(a))
   const byWords = (t: Trap) => (matches?.get(t.id)?.words.length ?? 0) >= CHANGE_WORDS_TO_BRING
