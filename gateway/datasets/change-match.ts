@@ -60,8 +60,10 @@ const IRREGULAR: Record<string, string> = { indices: 'index', indexes: 'index' }
 function suffixStem(word: string): string {
   const irregular = IRREGULAR[word]
   if (irregular) return irregular
+  // A noun made of a verb is the verb ("deployment", "replication", "encryption").
+  const verb = word.replace(/(?<=\w{4})ments?$/, '').replace(/(?<=\w{3}t)ions?$/, '')
   // A consonant doubled before -ed or -ing is one ("stopped", "dropping", "tagged").
-  const s = word.replace(/(ing|ed|es|s|e)$/, '').replace(/(?<=\w\w)([bdgmnprt])\1$/, '$1')
+  const s = verb.replace(/(ing|ed|es|s|e)$/, '').replace(/(?<=\w\w)([bdgmnprt])\1$/, '$1')
   return s.length >= 3 ? s : word
 }
 
@@ -125,10 +127,11 @@ const VERB_STEMS = new Set(CHANGE_VERBS.map(stem))
 /**
  * Verbs that name an operation but not what it acts on: a trap met only by one of them is another
  * operation's. Upgrading is left out: a version change is its own object, and its traps share
- * only the verb with a change that names the versions.
+ * only the verb with a change that names the versions; so is deploying, whose object is always the
+ * release ("a rolling deploy" meets an ECS deployment trap by those words alone).
  */
 const OPERATION_ONLY = new Set(
-  [...VERB_STEMS].filter((s) => !['upgrade', 'update', 'move'].map(stem).includes(s)),
+  [...VERB_STEMS].filter((s) => !['upgrade', 'update', 'move', 'deploy', 'roll'].map(stem).includes(s)),
 )
 
 /**

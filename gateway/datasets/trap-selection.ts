@@ -18,7 +18,7 @@ import {
 import type { Trap, TrapFile, TrapsBundle } from '../../schema/traps.js'
 import { compareVersionParts, rangeAdmits, versionParts } from '../../schema/version-range.js'
 import { actedOn, claimedWords, saidIn, withoutClaimed } from './acted-on.js'
-import { type ChangeMatch, matchChange, premisesNamedBy } from './change-match.js'
+import { type ChangeMatch, matchChange, premisesNamedBy, stem } from './change-match.js'
 import { changeDirection } from './direction.js'
 import { changeVersions, movesOfRunning, upgradesUnnamed } from './upgraded.js'
 
@@ -118,9 +118,26 @@ export function selectTraps(
   const admitted = (id: string, t: Trap) =>
     asking.some((r) => r.id === id && rangeAdmits(t.versions, r.version))
   // Weighed among every trap of the names asked (at their versions), not only those for the action.
-  // A technology's name is its id, its display name and its one-word aliases; an alias of several
-  // words names a part of it ("security group", "network acl"), and those words tell the mechanism.
-  const names = files.flatMap((f) => [f.technology, f.name, ...f.aliases.filter((a) => !a.includes('-'))])
+  // A technology's name is its id, its display name and its one-word aliases. Some words tell the
+  // mechanism instead: an alias of several words names a part of it ("security group", "network
+  // acl"), as does an alias some of its traps are named by ("dnssec", "galera", "nlb") and what a
+  // display name lists in brackets ("DNS (zones, records, TTLs, DNSSEC)").
+  const names = files.flatMap((f) => {
+    const parts = new Set(
+      f.traps.flatMap((t) =>
+        t.id
+          .slice(f.technology.length + 1)
+          .split('-')
+          .map(stem),
+      ),
+    )
+    const namesAPart = (alias: string) => parts.has(stem(alias))
+    return [
+      f.technology,
+      f.name.replace(/\s*\([^)]*\)/g, ''),
+      ...f.aliases.filter((a) => !a.includes('-') && !namesAPart(a)),
+    ]
+  })
   const matches = change
     ? matchChange(
         change,

@@ -349,6 +349,32 @@ describe('change in selection and ranking', () => {
     expect(m.get('set-volume-template-immutable')?.words).toEqual(['raise', 'persistence'])
   })
 
+  it('behavior: a noun made of a verb meets the verb (replication/replicate, deployment/deploy, encryption/encrypted)', () => {
+    for (const [noun, verb] of [
+      ['replication', 'replicate'],
+      ['deployments', 'deploy'],
+      ['encryption', 'encrypted'],
+      ['migration', 'migrating'],
+    ])
+      expect(stem(noun as string)).toBe(stem(verb as string))
+    // A word that only ends like one keeps its own stem.
+    expect(stem('version')).not.toBe(stem('verse'))
+  })
+
+  it('behavior: a deploy is its own object: a trap met by "rolling deploy" alone is not another operation\'s', () => {
+    const traps = [
+      lineOnly(
+        'svc-port-blocks-rolling-deploy',
+        'A rolling deploy with a fixed host port cannot start a new task.',
+      ),
+      lineOnly('svc-worker-early-ack', 'A worker acking early loses tasks when killed.'),
+      lineOnly('svc-turn-on-strict', 'Turning on strict mode refuses old clients.'),
+    ]
+    const m = matchChange('rolling deploy of the worker', traps)
+    expect(m.get('svc-port-blocks-rolling-deploy')?.verbsOnly).toBeUndefined()
+    expect(matchChange('turn it off for the worker', traps).get('svc-turn-on-strict')?.verbsOnly).toBe(true)
+  })
+
   it("behavior: an alias of several words names a part of the technology, and its words are the change's own", () => {
     const vpc: TrapsBundle = {
       technologies: [
@@ -379,6 +405,39 @@ describe('change in selection and ranking', () => {
       'security',
       'group',
     ])
+  })
+
+  it('behavior: an alias some traps are named by, and what a display name lists in brackets, tell the mechanism', () => {
+    const dnsLike: TrapsBundle = {
+      technologies: [
+        {
+          technology: 'zonehost',
+          name: 'ZoneHost (records, TTLs)',
+          kind: 'cloud-network',
+          aliases: ['zh', 'dnssec'],
+          traps: [
+            trap('zonehost-dnssec-ds-left', 'Moving a zone with signing on leaves the parent DS.', ['dns']),
+            trap('zonehost-ttl-cut-late', 'Cutting a TTL on the day of a move waits out the old one.', [
+              'dns',
+            ]),
+          ],
+        },
+      ],
+    }
+    const s = selectTraps(
+      dnsLike,
+      [{ name: 'zonehost', id: 'zonehost' }],
+      'zonehost',
+      ['dns'],
+      'zh: turn on dnssec and lower the ttls',
+    )
+    // "dnssec" names one of its traps, "TTLs" is listed in brackets: both are the change's words;
+    // "zh" names the technology and is no word of the change.
+    expect(s.traps.find((t) => t.id === 'zonehost-dnssec-ds-left')?.matched?.words).toEqual(['dnssec'])
+    expect(s.traps.find((t) => t.id === 'zonehost-ttl-cut-late')?.matched?.words).toEqual(['ttls'])
+    expect(
+      matchChange('zh', dnsLike.technologies[0]?.traps ?? [], ['zh']).get('zonehost-ttl-cut-late')?.score,
+    ).toBe(0)
   })
 
   it('behavior: the names of the technologies asked are not counted: they tell which technology, not which trap', () => {

@@ -107,6 +107,17 @@ describe('plan points', () => {
     // Nor a small change that holds no state, can be undone and is no one else's platform.
     const small = { stateful: false, one_way_changes: false, shared_platform: false }
     expect(ids({ action: 'config-push', facts: small })).not.toContain('windows-it-must-stay-out-of')
+    // A release rolled over a stateless service's replicas is ordered by its orchestrator; a
+    // stateful one, or an upgrade with no deploy, still orders its units by hand.
+    const order = 'units-in-order-state-holder-last'
+    const upgrade = { emergency: false, targets: 12 }
+    const release: Situation = {
+      actions: ['deploy', 'dependency-upgrade'],
+      facts: { ...upgrade, stateful: false },
+    }
+    expect(ids(release)).not.toContain(order)
+    expect(ids({ ...release, facts: { ...upgrade, stateful: true } })).toContain(order)
+    expect(ids({ action: 'dependency-upgrade', facts: { ...upgrade, stateful: false } })).toContain(order)
     const unknown: PlanPoint = { id: 'x', point: 'y', not_when: [{ no_such_fact: true }] }
     expect(planPointBreaks([unknown], facts)[0]?.message).toContain('"no_such_fact" is not a fact')
   })

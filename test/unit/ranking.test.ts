@@ -136,4 +136,22 @@ describe('ranking a situated answer', () => {
       const read = readLimit(bad)
       expect('detail' in read && read.detail).toContain(`from 1 to ${LIMIT_MAX}`)
     })
+  it('behavior: the places in full that go to traps go to those the change tells best; a weakly told one ranks a level down', () => {
+    const told = (t: SelectedTrap, score: number): SelectedTrap => ({
+      ...t,
+      matched: { score, words: ['w'], elsewhere: [] },
+    })
+    const traps = [
+      told(trap('t-lead', 'irreversible'), 10),
+      told(trap('t-lead-2', 'outage'), 9),
+      told(trap('t-lead-3', 'outage'), 8),
+      told(trap('t-weak-irreversible', 'irreversible'), 3),
+      told(trap('t-told-outage', 'outage'), 6),
+    ]
+    const r = rank({ traps, gates: [gate('g-block', 'block')], rules: [], because: { 'g-block': held() } }, 5)
+    // Four places go to traps, as by severity alone; the fourth goes to the outage trap told twice
+    // as well as the irreversible one that shares a word in passing, and the gate keeps its place.
+    expect(r.ranked.map((i) => i.id)).toEqual(['t-lead', 't-lead-2', 't-lead-3', 't-told-outage', 'g-block'])
+    expect(r.also_consider.map((i) => i.id)).toEqual(['t-weak-irreversible'])
+  })
 })
