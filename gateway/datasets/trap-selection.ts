@@ -118,10 +118,11 @@ export function selectTraps(
   const admitted = (id: string, t: Trap) =>
     asking.some((r) => r.id === id && rangeAdmits(t.versions, r.version))
   // Weighed among every trap of the names asked (at their versions), not only those for the action.
-  // A technology's name is its id, its display name and its one-word aliases. Some words tell the
-  // mechanism instead: an alias of several words names a part of it ("security group", "network
-  // acl"), as does an alias some of its traps are named by ("dnssec", "galera", "nlb") and what a
-  // display name lists in brackets ("DNS (zones, records, TTLs, DNSSEC)").
+  // A technology's name is its id, the first word of its display name (the vendor or product:
+  // "Amazon", "Apache", "Linux") and its one-word aliases. The other words tell the mechanism: what
+  // a display name says the thing is ("Linux hosts", "Apache HTTP Server", "Elastic Load
+  // Balancing"), an alias of several words that names a part of it ("security group", "network
+  // acl"), and an alias some of its traps are named by ("dnssec", "galera", "nlb").
   const names = files.flatMap((f) => {
     const parts = new Set(
       f.traps.flatMap((t) =>
@@ -134,7 +135,7 @@ export function selectTraps(
     const namesAPart = (alias: string) => parts.has(stem(alias))
     return [
       f.technology,
-      f.name.replace(/\s*\([^)]*\)/g, ''),
+      f.name.split(/\s+/)[0] ?? '',
       ...f.aliases.filter((a) => !a.includes('-') && !namesAPart(a)),
     ]
   })

@@ -412,12 +412,15 @@ describe('change in selection and ranking', () => {
       technologies: [
         {
           technology: 'zonehost',
-          name: 'ZoneHost (records, TTLs)',
+          name: 'ZoneHost name servers (records, TTLs)',
           kind: 'cloud-network',
           aliases: ['zh', 'dnssec'],
           traps: [
             trap('zonehost-dnssec-ds-left', 'Moving a zone with signing on leaves the parent DS.', ['dns']),
             trap('zonehost-ttl-cut-late', 'Cutting a TTL on the day of a move waits out the old one.', [
+              'dns',
+            ]),
+            trap('zonehost-added-server-serves-empty', 'Adding a server before its zone transfer ends.', [
               'dns',
             ]),
           ],
@@ -429,12 +432,16 @@ describe('change in selection and ranking', () => {
       [{ name: 'zonehost', id: 'zonehost' }],
       'zonehost',
       ['dns'],
-      'zh: turn on dnssec and lower the ttls',
+      'zh: turn on dnssec, lower the ttls, add servers',
     )
-    // "dnssec" names one of its traps, "TTLs" is listed in brackets: both are the change's words;
-    // "zh" names the technology and is no word of the change.
+    // "dnssec" names one of its traps, "TTLs" is listed in brackets and "servers" is what the display
+    // name says it is: all are the change's words; "zh" and "ZoneHost" name the technology.
     expect(s.traps.find((t) => t.id === 'zonehost-dnssec-ds-left')?.matched?.words).toEqual(['dnssec'])
     expect(s.traps.find((t) => t.id === 'zonehost-ttl-cut-late')?.matched?.words).toEqual(['ttls'])
+    expect(s.traps.find((t) => t.id === 'zonehost-added-server-serves-empty')?.matched?.words).toEqual([
+      'add',
+      'servers',
+    ])
     expect(
       matchChange('zh', dnsLike.technologies[0]?.traps ?? [], ['zh']).get('zonehost-ttl-cut-late')?.score,
     ).toBe(0)
