@@ -118,27 +118,7 @@ export function selectTraps(
   const admitted = (id: string, t: Trap) =>
     asking.some((r) => r.id === id && rangeAdmits(t.versions, r.version))
   // Weighed among every trap of the names asked (at their versions), not only those for the action.
-  // A technology's name is its id, the first word of its display name (the vendor or product:
-  // "Amazon", "Apache", "Linux") and its one-word aliases. The other words tell the mechanism: what
-  // a display name says the thing is ("Linux hosts", "Apache HTTP Server", "Elastic Load
-  // Balancing"), an alias of several words that names a part of it ("security group", "network
-  // acl"), and an alias some of its traps are named by ("dnssec", "galera", "nlb").
-  const names = files.flatMap((f) => {
-    const parts = new Set(
-      f.traps.flatMap((t) =>
-        t.id
-          .slice(f.technology.length + 1)
-          .split('-')
-          .map(stem),
-      ),
-    )
-    const namesAPart = (alias: string) => parts.has(stem(alias))
-    return [
-      f.technology,
-      f.name.split(/\s+/)[0] ?? '',
-      ...f.aliases.filter((a) => !a.includes('-') && !namesAPart(a)),
-    ]
-  })
+  const names = files.flatMap(technologyNames)
   const matches = change
     ? matchChange(
         change,
@@ -325,6 +305,31 @@ export function selectTraps(
     echo: { asked: normalised, covered, not_covered: uncovered, notes },
     uncovered,
   }
+}
+
+/**
+ * The words that name a technology, which tell which technology and not which of its traps: its id,
+ * the first word of its display name (the vendor or product: "Amazon", "Apache", "Linux") and its
+ * one-word aliases. The other words tell the mechanism: what a display name says the thing is
+ * ("Linux hosts", "Apache HTTP Server", "Elastic Load Balancing"), an alias of several words that
+ * names a part of it ("security group", "network acl"), and an alias some of its traps are named by
+ * ("dnssec", "galera", "nlb").
+ */
+export function technologyNames(f: TrapFile): string[] {
+  const parts = new Set(
+    f.traps.flatMap((t) =>
+      t.id
+        .slice(f.technology.length + 1)
+        .split('-')
+        .map(stem),
+    ),
+  )
+  const namesAPart = (alias: string) => parts.has(stem(alias))
+  return [
+    f.technology,
+    f.name.split(/\s+/)[0] ?? '',
+    ...f.aliases.filter((a) => !a.includes('-') && !namesAPart(a)),
+  ]
 }
 
 /**
