@@ -7,7 +7,7 @@
  */
 export const DIRECTIONS = {
   lowering:
-    'lower lowers lowered lowering reduce reduces reduced reducing decrease decreases decreased decreasing shrink shrinks shrinking shorten shortens shortened shortening shorter smaller fewer less trim trims trimming downsize downsizing downscale',
+    'lower lowers lowered lowering reduce reduces reduced reducing decrease decreases decreased decreasing shrink shrinks shrinking shorten shortens shortened shortening shorter smaller fewer less trim trims trimming cut cuts cutting downsize downsizing downscale',
   raising:
     'raise raises raised raising increase increases increased increasing grow grows growing extend extends extended extending longer bigger larger higher more expand expands expanding double doubles doubling widen widening',
 } as const satisfies Record<string, string>

@@ -23,7 +23,8 @@ const FROM_TO = /\bfrom\s+(\d+)\s*[a-z%]*\s+to\s+(\d+)\b(?!\.\d)/g
 
 export function changeDirection(change: string | undefined): Direction | undefined {
   if (!change) return undefined
-  const text = change.toLowerCase()
+  // Cutting over moves traffic, not a value: "cut" alone is a cut.
+  const text = change.toLowerCase().replace(/\bcut(?:ting)?[ -]?over\b/g, ' ')
   if (REPLACES.test(text)) return undefined
   const said = new Set<Direction>()
   for (const w of text.match(/[a-z]+/g) ?? []) for (const d of DIRECTION_IDS) if (WORDS[d].has(w)) said.add(d)

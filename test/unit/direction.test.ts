@@ -49,6 +49,10 @@ describe('the way a change moves a value', () => {
     expect(changeDirection('bigger master nodes')).toBe('raising')
     expect(changeDirection('replace the three master nodes with bigger instances')).toBeUndefined()
     expect(changeDirection('raise the cpu and lower the memory')).toBeUndefined()
+    // A cut is a lowering: raising the disk while cutting the retention says both ways.
+    expect(changeDirection('raise broker storage and cut topic retention to 3 days')).toBeUndefined()
+    // Cutting over moves traffic, not a value.
+    expect(changeDirection('raise the pool size, then cut over to the new cluster')).toBe('raising')
     expect(changeDirection('set the topic retention to 3 days')).toBeUndefined()
     expect(changeDirection(undefined)).toBeUndefined()
   })
