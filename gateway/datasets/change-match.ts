@@ -6,7 +6,9 @@
  * the technology uses tells nothing), and the traps that share words rank first. A word in the
  * trap's one line counts in full; a word only in its probe, stop-if or safe path counts half (the
  * line names the operation; the rest often names what the operation touches: "replicas" on a
- * disk-watermark trap is in neither, "indices" is in its safe path).
+ * disk-watermark trap is in neither, "indices" is in its safe path). A trap whose stop-if is scoped
+ * to an operation ("Only when the change adds consumers: ...") that the change says no word of
+ * scores OUT_OF_SCOPE_WEIGHT as much: its stop-if cannot fire for this change.
  */
 import { PREMISES, type Premise } from '../../schema/premises.js'
 import { CHANGE_MAX } from '../../schema/routes.js'
@@ -195,6 +197,11 @@ function operationsOf(asked: Map<string, string>, change: string): Set<string>[]
 /** The weight of a word found only outside the trap's one line, against one in it. */
 export const ELSEWHERE_WEIGHT = 0.5
 
+/** The operation a stop-if is scoped to: "Only when the change <operation>: <finding>". */
+const ONLY_WHEN = /^\s*only (?:when|if) the change ([^:]{3,160}):/i
+/** What a trap scores when its stop-if is scoped to an operation the change says no word of. */
+export const OUT_OF_SCOPE_WEIGHT = 0.5
+
 /** The text of a trap that change words are read in. */
 export interface MatchableTrap {
   id: string
@@ -225,6 +232,12 @@ export function matchChange(
     [...asked.keys()].map((s) => [s, Math.log(1 + traps.length / Math.max(1, holding(s)))]),
   )
   const operations = operationsOf(asked, change)
+  // A stop-if scoped to an operation ("Only when the change adds consumers: ...") cannot fire for a
+  // change that says none of that operation's words: the trap is met less.
+  const scopedTo = traps.map((t) => {
+    const clause = ONLY_WHEN.exec(t.stop_if)?.[1]
+    return clause === undefined ? undefined : [...wordsOf(clause).keys()]
+  })
   const matches = new Map<string, ChangeMatch>()
   traps.forEach((t, i) => {
     const inLine = [...asked.keys()].filter((s) => line[i]?.has(s))
@@ -232,8 +245,10 @@ export function matchChange(
     const sum = (ss: string[]) => ss.reduce((total, s) => total + (weight.get(s) ?? 0), 0)
     const scoreIn = (words: (s: string) => boolean) =>
       sum(inLine.filter(words)) + ELSEWHERE_WEIGHT * sum(only.filter(words))
+    const scope = scopedTo[i]
+    const outOfScope = scope !== undefined && !scope.some((w) => asked.has(w))
     matches.set(t.id, {
-      score: scoreIn(() => true),
+      score: scoreIn(() => true) * (outOfScope ? OUT_OF_SCOPE_WEIGHT : 1),
       words: inLine.map((s) => asked.get(s) ?? s),
       elsewhere: only.map((s) => asked.get(s) ?? s),
       ...(operations.length ? { parts: operations.map((op) => scoreIn((s) => op.has(s))) } : {}),

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import {
   ELSEWHERE_WEIGHT,
   matchChange,
+  OUT_OF_SCOPE_WEIGHT,
   readChange,
   stem,
   wordsOf,
@@ -373,6 +374,25 @@ describe('change in selection and ranking', () => {
     const m = matchChange('rolling deploy of the worker', traps)
     expect(m.get('svc-port-blocks-rolling-deploy')?.verbsOnly).toBeUndefined()
     expect(matchChange('turn it off for the worker', traps).get('svc-turn-on-strict')?.verbsOnly).toBe(true)
+  })
+
+  it(`behavior: a trap whose stop-if is scoped to an operation the change says no word of scores ${OUT_OF_SCOPE_WEIGHT} as much`, () => {
+    const scoped = (stop_if: string) => ({
+      id: 'q-consumers',
+      trap: 'Consumers of a queue with a deep prefetch hold messages others could take.',
+      probe: 'p',
+      stop_if,
+      safe_path: 'x',
+    })
+    const clause = 'Only when the change adds consumers to clear a backlog: the prefetch is the default'
+    const met = matchChange('add consumers to the orders queue', [scoped(clause)]).get('q-consumers')
+    const unmet = matchChange('rename the orders queue', [scoped(clause)]).get('q-consumers')
+    const unscoped = matchChange('rename the orders queue', [scoped('the prefetch is the default')]).get(
+      'q-consumers',
+    )
+    expect(met?.score).toBeGreaterThan(0)
+    expect(unmet?.score).toBeCloseTo((unscoped?.score ?? 0) * OUT_OF_SCOPE_WEIGHT)
+    expect(unscoped?.score).toBeGreaterThan(0)
   })
 
   it("behavior: an alias of several words names a part of the technology, and its words are the change's own", () => {
