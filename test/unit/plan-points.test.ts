@@ -107,6 +107,14 @@ describe('plan points', () => {
     // Nor a small change that holds no state, can be undone and is no one else's platform.
     const small = { stateful: false, one_way_changes: false, shared_platform: false }
     expect(ids({ action: 'config-push', facts: small })).not.toContain('windows-it-must-stay-out-of')
+    // A staging environment others test on has their runs to stay out of; a revert waits for none.
+    const rehearsal = 'rehearse the 13 to 16 upgrade on staging'
+    expect(ids({ action: 'dependency-upgrade', facts: { production: false } }, rehearsal)).toContain(
+      'windows-it-must-stay-out-of',
+    )
+    expect(ids({ action: 'revert', facts: { production: false } }, 'revert staging')).not.toContain(
+      'windows-it-must-stay-out-of',
+    )
     // A release rolled over a stateless service's replicas is ordered by its orchestrator; a
     // stateful one, or an upgrade with no deploy, still orders its units by hand.
     const order = 'units-in-order-state-holder-last'
