@@ -5,7 +5,8 @@
  * `emergency` (a deadline within the hour told as a routine change gets the planned path's waits,
  * and a maintenance window told as an emergency loses the checks a planned change has time for) and
  * `removes_objects` (told yes for a change whose words take nothing away, nor delete by age, it
- * brings the deletion checks: an owner to ask, a disuse window, a stop when usage cannot be read).
+ * brings the deletion checks: an owner to ask, a disuse window, a stop when usage cannot be read;
+ * told no for a change that deletes or makes something again, it leaves them out).
  * The note only asks: the fact as sent still decides the items (a "move" into a new store may
  * delete the old copies, which the words need not say).
  */
@@ -50,8 +51,20 @@ function emergencyRecheck(facts: Record<string, unknown>, change: string): strin
 /** Words of moving something to a new place or form: the old one often goes, unsaid. */
 const MOVES = /\b(move|moves|moving|migrate|migrating|switch|switching|replace|replacing|consolidate|merge)\b/
 
+/** Words of making something again: what the old one held goes with it, unsaid. */
+const REMAKES =
+  /\b(recreate|recreating|rebuild|rebuilding|reinstall|reinstalling|reset|resetting|reprovision|wipe)\b/
+
 function removesRecheck(facts: Record<string, unknown>, change: string): string[] {
   const names = premisesNamedBy(change)
+  if (facts.removes_objects === false) {
+    const said = REMAKES.exec(change)?.[0] ?? (names('deletion') ? 'a deletion' : undefined)
+    return said
+      ? [
+          `re-check removes_objects: your change says "${said}" and removes_objects=false was sent; if what it deletes or makes again holds anything that must be kept (rows or files made by hand, data no seed or backup brings back), ask again with removes_objects=true (then the deletion checks come: an owner to ask, a copy you can restore)`,
+        ]
+      : []
+  }
   // Lowering a retention or a lifecycle age deletes what falls outside it: that is a deletion too.
   if (facts.removes_objects !== true || names('deletion') || names('deletion-by-age')) return []
   if (MOVES.test(change)) return []

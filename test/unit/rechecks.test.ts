@@ -54,4 +54,13 @@ describe('re-checking a fact the change contradicts', () => {
     // A move may take the old copy away without saying so: nothing to re-check.
     expect(rechecks({ removes_objects: true }, 'move the production secrets into an environment')).toEqual([])
   })
+  it('behavior: removes_objects told no for a change that deletes or makes something again asks to re-check it', () => {
+    const [note] = rechecks({ removes_objects: false }, 'recreate the local kind cluster on 1.31')
+    expect(note).toContain('"recreate"')
+    expect(note).toContain('removes_objects=true')
+    expect(rechecks({ removes_objects: false }, 'drop the legacy orders column')[0]).toContain('a deletion')
+    // Unanswered, or a change that neither deletes nor remakes: nothing to re-check.
+    expect(rechecks({}, 'recreate the local kind cluster')).toEqual([])
+    expect(rechecks({ removes_objects: false }, 'raise the pool size')).toEqual([])
+  })
 })
