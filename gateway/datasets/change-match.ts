@@ -236,7 +236,11 @@ export function matchChange(
   // change that says none of that operation's words: the trap is met less.
   const scopedTo = traps.map((t) => {
     const clause = ONLY_WHEN.exec(t.stop_if)?.[1]
-    return clause === undefined ? undefined : [...wordsOf(clause).keys()]
+    if (clause === undefined) return undefined
+    // Its objects decide ("adds consumers": consumers); a clause of verbs alone, its verbs.
+    const words = [...wordsOf(clause).keys()]
+    const objects = words.filter((w) => !VERB_STEMS.has(w))
+    return objects.length ? objects : words
   })
   const matches = new Map<string, ChangeMatch>()
   traps.forEach((t, i) => {

@@ -387,6 +387,12 @@ describe('change in selection and ranking', () => {
     const clause = 'Only when the change adds consumers to clear a backlog: the prefetch is the default'
     const met = matchChange('add consumers to the orders queue', [scoped(clause)]).get('q-consumers')
     const unmet = matchChange('rename the orders queue', [scoped(clause)]).get('q-consumers')
+    // A verb alone ("add") is not the operation the stop-if is scoped to: its object is.
+    const otherObject = matchChange('add a dead-letter queue', [scoped(clause)]).get('q-consumers')
+    const otherUnscoped = matchChange('add a dead-letter queue', [scoped('the prefetch is the default')]).get(
+      'q-consumers',
+    )
+    expect(otherObject?.score).toBeCloseTo((otherUnscoped?.score ?? 0) * OUT_OF_SCOPE_WEIGHT)
     const unscoped = matchChange('rename the orders queue', [scoped('the prefetch is the default')]).get(
       'q-consumers',
     )
