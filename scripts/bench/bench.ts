@@ -282,7 +282,9 @@ async function content100x(): Promise<string> {
       }
     }
   }
-  await writeFile(join(dir, 'harm.yaml'), stringify(harm))
+  // Each copy shares its original's entry: written out in full, never as YAML aliases (the build's
+  // parser refuses more than a hundred, as a guard against alias bombs).
+  await writeFile(join(dir, 'harm.yaml'), stringify(harm, { aliasDuplicateObjects: false }))
   return dir
 }
 
