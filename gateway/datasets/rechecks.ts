@@ -49,7 +49,8 @@ function emergencyRecheck(facts: Record<string, unknown>, change: string): strin
 }
 
 /** Words of moving something to a new place or form: the old one often goes, unsaid. */
-const MOVES = /\b(move|moves|moving|migrate|migrating|switch|switching|replace|replacing|swap|swapping|consolidate|merge)\b/
+const MOVES =
+  /\b(move|moves|moving|migrate|migrating|switch|switching|replace|replacing|swap|swapping|consolidate|merge)\b/
 
 /** Words of making something again: what the old one held goes with it, unsaid. */
 const REMAKES =

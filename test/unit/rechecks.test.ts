@@ -54,7 +54,9 @@ describe('re-checking a fact the change contradicts', () => {
     // A move may take the old copy away without saying so: nothing to re-check.
     expect(rechecks({ removes_objects: true }, 'move the production secrets into an environment')).toEqual([])
     // A swap replaces the old column or table with the new one.
-    expect(rechecks({ removes_objects: true }, 'widen orders.id to bigint using add-column-and-swap')).toEqual([])
+    expect(
+      rechecks({ removes_objects: true }, 'widen orders.id to bigint using add-column-and-swap'),
+    ).toEqual([])
   })
   it('behavior: removes_objects told no for a change that deletes or makes something again asks to re-check it', () => {
     const [note] = rechecks({ removes_objects: false }, 'recreate the local kind cluster on 1.31')
