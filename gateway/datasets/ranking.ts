@@ -13,9 +13,9 @@
  * into outranks every general item; and a trap scoring under CHANGE_SHARE_IN_FULL of the best (none
  * when it shares no word) is one line under "also consider", never in full: a place in full goes to
  * what this change meets, and a catalogue with little for the change says so rather than filling
- * the places with the rest. A trap told under half as well as the best follows every item told well
- * or brought by the facts, whatever its severity: an irreversible trap that shares one of the
- * technology's common nouns with a routine deploy is not what that deploy meets.
+ * the places with the rest. The places in full that go to traps go to the traps the change tells
+ * best: one told under half as well as the best ranks one severity level down (an irreversible
+ * trap that shares one common noun with a routine deploy is not what that deploy meets).
  */
 import type { PublishedGate, PublishedRule } from '../../schema/datasets.js'
 import type { HarmBundle, HarmEntry } from '../../schema/harm.js'
@@ -47,8 +47,6 @@ export const CHANGE_LEADS = 3
  */
 export const CHANGE_SHARE_IN_FULL = 1 / 4
 const levelOrder = (s: Severity) => SEVERITIES.indexOf(s)
-/** The level an item ranks at: a trap told weakly ranks one level lower than its severity. */
-const rankLevel = (c: Candidate) => Math.min(levelOrder(c.level) + Number(c.weak), SEVERITIES.length - 1)
 /** One line without its closing full stop, so a sentence can follow it. */
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim().replace(/\.+$/, '')
 
@@ -89,11 +87,12 @@ interface Candidate extends RankedItem {
   order: number
   /** Its place among the traps the change's words lead with (0 first); Infinity for the rest. */
   lead: number
-  /** A trap the change tells under half as well as the best: it ranks one level below its severity. */
-  weak: boolean
-  /** How well the change tells it (0 for a gate or a rule): within a level and kind, better told first. */
+  /** How well the change tells it (0 for a gate or a rule): among traps, better told first. */
   score: number
 }
+
+/** Among the traps the change's words lead with, in their order; every other item after them. */
+const byLead = (a: Candidate, b: Candidate) => (a.lead === b.lead ? 0 : a.lead < b.lead ? -1 : 1)
 
 const scoreOf = (t: SelectedTrap) => t.matched?.score ?? 0
 const bestScore = (traps: readonly SelectedTrap[]) => Math.max(0, ...traps.map(scoreOf))
@@ -128,7 +127,6 @@ function trapCandidate(
   lead: number,
   least: number,
   objectsTold: boolean,
-  best: number,
 ): Candidate {
   const holds = t.versions ? `, holds for ${t.versions}` : ''
   const change = t.brought_by.length ? ` for ${t.brought_by.join(' + ')}` : ''
@@ -156,7 +154,6 @@ function trapCandidate(
           (lead < Number.POSITIVE_INFINITY || (m.score >= least && !(objectsTold && m.verbsOnly))))),
     order,
     lead,
-    weak: m !== undefined && m.score < best / 2,
     score: m?.score ?? 0,
   }
 }
@@ -185,7 +182,6 @@ function gateCandidate(
     inFull: true,
     order,
     lead: Number.POSITIVE_INFINITY,
-    weak: false,
     score: 0,
   }
 }
@@ -208,7 +204,6 @@ function ruleCandidate(
     inFull: true,
     order,
     lead: Number.POSITIVE_INFINITY,
-    weak: false,
     score: 0,
   }
 }
@@ -249,7 +244,6 @@ export function rank(
         leadOf(t.id),
         emergency ? Number.POSITIVE_INFINITY : best * CHANGE_SHARE_IN_FULL,
         objectsTold,
-        best,
       ),
     ),
     ...items.gates.map((g, i) => gateCandidate(g, items.because[g.id], i, harm.gates[g.id])),
@@ -261,7 +255,7 @@ export function rank(
     .sort(
       (a, b) =>
         Number(b.held) - Number(a.held) ||
-        (a.lead === b.lead ? 0 : a.lead < b.lead ? -1 : 1) ||
+        byLead(a, b) ||
         levelOrder(a.level) - levelOrder(b.level) ||
         KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||
         a.order - b.order,
@@ -272,24 +266,20 @@ export function rank(
     inFull: __,
     order: ___,
     lead: ____,
-    weak: _____,
-    score: ______,
+    score: _____,
     ...item
   }: Candidate): RankedItem => item
   // Only what is known to apply is given in full: an item an unanswered fact keeps is one line
   // under "also consider", naming the answer that would settle it (no stall on an input that may
   // not exist for this change).
   const ranked = unique.filter((c) => c.held && c.inFull).slice(0, limit)
-  // The places in full that go to traps go to the traps told best, a weak one a level down.
+  // The places in full that go to traps go to the traps told best: one told under half as well as
+  // the best ranks one level below its severity.
+  const rankLevel = (c: Candidate) =>
+    Math.min(levelOrder(c.level) + Number(c.score < best / 2), SEVERITIES.length - 1)
   const trapsInOrder = unique
     .filter((c) => c.kind === 'trap' && c.held && c.inFull)
-    .sort(
-      (a, b) =>
-        (a.lead === b.lead ? 0 : a.lead < b.lead ? -1 : 1) ||
-        rankLevel(a) - rankLevel(b) ||
-        b.score - a.score ||
-        a.order - b.order,
-    )
+    .sort((a, b) => byLead(a, b) || rankLevel(a) - rankLevel(b) || b.score - a.score || a.order - b.order)
 
   let nextTrap = 0
   const top = ranked.map((c) => (c.kind === 'trap' ? (trapsInOrder[nextTrap++] ?? c) : c))
