@@ -120,6 +120,12 @@ export const TrapFile = z.strictObject({
 })
 export type TrapFile = z.infer<typeof TrapFile>
 
+/** The engines a file's traps may be written for (`engine`): those it runs for you or connects to. */
+export const fileEngines = (f: Pick<TrapFile, 'manages' | 'connects_to'>): string[] => [
+  ...(f.manages ?? []),
+  ...(f.connects_to ?? []),
+]
+
 /** A technology as the free catalogue lists it: what an agent may name, and how many traps are on file. */
 export const CoveredTechnology = z.object({
   id: z.string(),

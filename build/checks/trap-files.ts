@@ -3,7 +3,7 @@
  * start with it and are unique across the layer, names (ids and aliases) that name one technology
  * only, actions from actions.yaml, and version ranges the answer can read.
  */
-import type { TrapFile } from '../../schema/traps.js'
+import { fileEngines, type TrapFile } from '../../schema/traps.js'
 import { parseRange } from '../../schema/version-range.js'
 import type { BuildIssue } from '../stages/issues.js'
 
@@ -117,7 +117,7 @@ export function trapFileBreaks(
       issues.push(...unknownId(file, `manages.${i}`, engine))
     for (const [i, engine] of (value.connects_to ?? []).entries())
       issues.push(...unknownId(file, `connects_to.${i}`, engine))
-    const engines = [...(value.manages ?? []), ...(value.connects_to ?? [])]
+    const engines = fileEngines(value)
     for (const [i, other] of (value.includes ?? []).entries())
       issues.push(...unknownId(file, `includes.${i}`, other))
     for (const [i, trap] of value.traps.entries()) {

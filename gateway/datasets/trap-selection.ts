@@ -15,12 +15,12 @@ import {
   resolveTechnologies,
   type TechnologiesError,
 } from '../../schema/technologies.js'
-import type { Trap, TrapFile, TrapsBundle } from '../../schema/traps.js'
+import { fileEngines, type Trap, type TrapFile, type TrapsBundle } from '../../schema/traps.js'
 import { compareVersionParts, rangeAdmits, versionParts } from '../../schema/version-range.js'
 import { actedOn, claimedWords, saidIn, withoutClaimed } from './acted-on.js'
 import { type ChangeMatch, matchChange, premisesNamedBy, stem } from './change-match.js'
 import { changeDirection } from './direction.js'
-import { changeVersions, movesOfRunning, upgradesUnnamed } from './upgraded.js'
+import { addVersions, changeVersions, movesOfRunning, upgradesUnnamed } from './upgraded.js'
 
 /** A range with only a lower bound (">= 7", "> 2.4"): an upgrade trap of arriving at that version. */
 const LOWER_BOUND_ONLY = /^>=?\s*v?\d+(\.[\dx]+)*$/
@@ -105,8 +105,7 @@ export function selectTraps(
       ]),
     ]),
   )
-  for (const [id, versions] of movesOfRunning(change, resolved))
-    moves.set(id, [...new Set([...(moves.get(id) ?? []), ...versions])])
+  for (const [id, versions] of movesOfRunning(change, resolved)) addVersions(moves, id, versions)
   const movedTo: ResolvedTechnology[] = [...moves].flatMap(([id, versions]) =>
     versions.map((version) => ({ name: `${id}@${version} in your change`, id, version })),
   )
@@ -154,7 +153,7 @@ export function selectTraps(
   // Kubernetes cluster named beside it is an engine EKS runs.
   const enginesOf = (id: string) => {
     const file = files.find((f) => f.technology === id)
-    const runs = [...(file?.manages ?? []), ...(file?.connects_to ?? [])]
+    const runs = file ? fileEngines(file) : []
     return [...engines].filter((e) => runs.includes(e))
   }
   // Named for context beside what the change acts on (the OS under an agent being upgraded, the
@@ -385,9 +384,7 @@ function managers(
  */
 function enginesNamed(bundle: TrapsBundle, named: readonly string[], words: string): Set<string> {
   const asked = namedOrSaid(named, words)
-  const managed = new Set(
-    bundle.technologies.flatMap((f) => [...(f.manages ?? []), ...(f.connects_to ?? [])]),
-  )
+  const managed = new Set(bundle.technologies.flatMap(fileEngines))
   return new Set(
     bundle.technologies.filter((f) => managed.has(f.technology) && asked(f)).map((f) => f.technology),
   )

@@ -38,6 +38,11 @@ const ARTIFACT_REACH = 2
 /** A plural noun after a whole number counts things ("to 2 replicas", "3 brokers"): no version. */
 const COUNTED = /^[a-z]{3,}s$/
 
+/** Adds versions to a technology's, each once. */
+export function addVersions(to: Map<string, string[]>, id: string, versions: readonly string[]): void {
+  to.set(id, [...new Set([...(to.get(id) ?? []), ...versions])])
+}
+
 /** The change's words, versions kept whole ("8.4", "v3"), its quantities ("3 to 7 days") left out. */
 const tokensOf = (change: string) =>
   withoutQuantities(change)
@@ -97,8 +102,7 @@ export function changeVersions(
         // ("postgres 15 to 16 upgrade on local docker": the upgrade is postgres', on docker).
         const word = before.findLastIndex((t) => UPGRADE_WORDS.has(stem(t)))
         const upgradesIt = word >= 0 && !before.slice(word + 1).some((t) => PLACE_WORDS.has(t))
-        if (upgradesIt || versions.length)
-          upgraded.set(f.technology, [...new Set([...(upgraded.get(f.technology) ?? []), ...versions])])
+        if (upgradesIt || versions.length) addVersions(upgraded, f.technology, versions)
       }
   }
   return upgraded
@@ -154,7 +158,7 @@ export function movesOfRunning(
         : isRelease(move.to, r.version)
           ? move.from
           : undefined
-      if (other) moves.set(r.id, [...new Set([...(moves.get(r.id) ?? []), other])])
+      if (other) addVersions(moves, r.id, [other])
     }
   return moves
 }
