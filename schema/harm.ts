@@ -20,6 +20,11 @@ export const HarmEntry = z.strictObject({
   /** The kinds of technology its inputs exist for; absent: any. */
   fits: z.array(z.enum(TECHNOLOGY_KINDS)).optional(),
   /**
+   * Kinds that, among the technologies named, say the change is of a form its inputs do not exist for
+   * whatever else is named (a CI change names the cluster its runners use); absent: none.
+   */
+  unless_kinds: z.array(z.enum(TECHNOLOGY_KINDS)).min(1).optional(),
+  /**
    * A premise that, named in the agent's `change`, says the change takes a form the item's inputs do
    * not exist for (a deletion by retention or lifecycle age names no objects to resolve); absent: none.
    */

@@ -98,6 +98,12 @@ export function doNoHarm(
       left_out.push(`${id}: its inputs do not exist for ${named.map((t) => t.name).join(', ')}`)
       return false
     }
+    // A kind that says the change's form (a CI change names the cluster its runners use) leaves it out.
+    const form = named?.find((t) => e.unless_kinds?.some((k) => k === kindOf(t.id as string)))
+    if (form) {
+      left_out.push(`${id}: its inputs do not exist for a ${kindOf(form.id as string)} change (${form.name})`)
+      return false
+    }
     if (e.unless_premise && change !== undefined && namesPremise(e.unless_premise)) {
       left_out.push(`${id}: its inputs do not exist for a change of this form (${e.unless_premise})`)
       return false

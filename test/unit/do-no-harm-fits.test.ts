@@ -111,6 +111,33 @@ describe('items that do not fit the technologies named never come', () => {
     ).toBe(false)
   })
 
+  it('behavior: a CI change that also names the cluster its runners use still gets no sandbox reach gate', async () => {
+    const harm = await harmMap()
+    const gate = 'non-production-cannot-reach-people-or-production'
+    const kinds: Record<string, string> = {}
+    for (const t of ['gitlab-ci', 'kubernetes', 'aws-rds']) kinds[t] = await kindOf(t)
+    const run = (named: string[]) =>
+      doNoHarm(
+        harm,
+        { production: false },
+        named.map((t) => ({ name: t, id: t })),
+        (id) => kinds[id],
+        {
+          gates: [{ id: gate } as PublishedGate],
+          rules: [],
+          traps: [],
+          because: { [gate]: { action: 'config-push', matched: {} } },
+        },
+        'replace kaniko with buildkit in the shared build template',
+      )
+    const ci = run(['gitlab-ci', 'kubernetes'])
+    expect(ci.gates).toHaveLength(0)
+    expect(ci.left_out.join(' ')).toContain('its inputs do not exist for a ci change (gitlab-ci)')
+    // The cluster alone, or a staging database, is no CI change: the gate still comes.
+    expect(run(['kubernetes']).gates).toHaveLength(1)
+    expect(run(['aws-rds']).gates).toHaveLength(1)
+  })
+
   it('behavior: a change told as already going out in canary waves gets no first-wave sizing; one told plainly does', async () => {
     const routine = { production: true, emergency: false }
     const canary = await kept(
