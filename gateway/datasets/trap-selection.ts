@@ -201,26 +201,43 @@ export function selectTraps(
       ? oldest
       : undefined
   }
-  const reasonFor = (id: string, t: Trap, crossed = crossedBefore(id, t)) =>
+  // A move that stays within one major version ("16.3 to 16.6", or told as a minor or patch upgrade)
+  // does not cross what a trap written for a major upgrade crosses.
+  const saysMinor =
+    change !== undefined && saysPremise('version-upgrade') && /\b(?:minor|patch)\b/.test(change)
+  const withinMajor = (id: string): string | undefined => {
+    const known = versionsOf.get(id) ?? []
+    const majors = new Set(known.flatMap((v) => majorOf(v) ?? []))
+    return majors.size === 1 && (known.length >= 2 || saysMinor) ? [...majors][0] : undefined
+  }
+  const forMajor = (t: Trap) => {
+    const told = `${t.id.replace(/-/g, ' ')} ${t.trap}`
+    return (
+      (t.premise === 'version-upgrade' || /upgrad/i.test(told)) && MAJOR.test(told) && !MINOR.test(t.trap)
+    )
+  }
+  const reasonFor = (id: string, t: Trap, crossed = crossedBefore(id, t), within = withinMajor(id)) =>
     !namesPremise(t.premise)
       ? `written for a ${t.premise} change, which yours does not name`
       : t.premise === 'version-upgrade' &&
           (upgraded.size || upgradesOther) &&
           !(t.upgrade_of ?? [id]).some((u) => upgraded.has(u))
         ? `written for upgrading ${(t.upgrade_of ?? [id]).join(' or ')}, which your change does not upgrade`
-        : crossed
-          ? `written for upgrading to ${t.versions?.trim()}, and your change moves from ${crossed}, already there`
-          : t.direction && direction && t.direction !== direction
-            ? `written for ${t.direction} the value, and your change is ${direction} it`
-            : t.needs_server && managedBy.has(id)
-              ? `it needs the server itself, which ${managedBy.get(id)} runs for you`
-              : t.engine && enginesOf(id).length && !enginesOf(id).includes(t.engine)
-                ? `written for ${t.engine}, and your change names ${enginesOf(id).join(' and ')}`
-                : context.names.has(id) &&
-                    (matches?.get(t.id)?.words.length ?? 0) < CHANGE_WORDS_TO_BRING &&
-                    !t.upgrade_of?.some((u) => context.acting.includes(u))
-                  ? `${id} is named beside what your change acts on (${context.acting.join(', ')}), and this trap shares fewer than ${CHANGE_WORDS_TO_BRING} words with it`
-                  : undefined
+        : within !== undefined && forMajor(t)
+          ? `written for a major version upgrade, and your change keeps ${id} within ${within}`
+          : crossed
+            ? `written for upgrading to ${t.versions?.trim()}, and your change moves from ${crossed}, already there`
+            : t.direction && direction && t.direction !== direction
+              ? `written for ${t.direction} the value, and your change is ${direction} it`
+              : t.needs_server && managedBy.has(id)
+                ? `it needs the server itself, which ${managedBy.get(id)} runs for you`
+                : t.engine && enginesOf(id).length && !enginesOf(id).includes(t.engine)
+                  ? `written for ${t.engine}, and your change names ${enginesOf(id).join(' and ')}`
+                  : context.names.has(id) &&
+                      (matches?.get(t.id)?.words.length ?? 0) < CHANGE_WORDS_TO_BRING &&
+                      !t.upgrade_of?.some((u) => context.acting.includes(u))
+                    ? `${id} is named beside what your change acts on (${context.acting.join(', ')}), and this trap shares fewer than ${CHANGE_WORDS_TO_BRING} words with it`
+                    : undefined
   // Worked out once per trap: the scoring below and each trap's line read it.
   const oneLineBecause = new Map(
     files.flatMap((f) =>
@@ -394,6 +411,17 @@ function enginesNamed(bundle: TrapsBundle, named: readonly string[], words: stri
 function namedOrSaid(named: readonly string[], text: string | undefined): (f: TrapFile) => boolean {
   const said = new Set(text?.toLowerCase().match(/[a-z0-9]+(?:-[a-z0-9]+)*/g) ?? [])
   return (f) => named.includes(f.technology) || [f.technology, ...f.aliases].some((n) => said.has(n))
+}
+
+/** A trap's line or id that says it is written for crossing a major version. */
+const MAJOR = /\bmajors?\b/i
+const MINOR = /\b(?:minor|patch)\b/i
+
+/** The major of a version: its first number, or its first two below 1 ("0.98" is its own major). */
+function majorOf(version: string): string | undefined {
+  const parts = versionParts(version)
+  if (!parts) return undefined
+  return parts[0] === 0 ? parts.slice(0, 2).join('.') : String(parts[0])
 }
 
 /** The oldest of some versions ("2.53", "3.1.0"); undefined when none reads as a version. */

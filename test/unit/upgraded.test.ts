@@ -212,6 +212,55 @@ describe('which technology a change upgrades', () => {
     ).toBeUndefined()
   })
 
+  it('behavior: a trap written for a major upgrade is one line for a move within one major, and in full across majors', () => {
+    const majors: TrapsBundle = {
+      technologies: [
+        file('metricstore', 'MetricStore', [
+          trap(
+            'metricstore-major-upgrade-rewrites-files',
+            'Upgrading MetricStore a major version rewrites its files.',
+          ),
+          trap('metricstore-upgrade-restarts-nodes', 'Upgrading MetricStore restarts every node.'),
+          trap(
+            'metricstore-upgrade-major-or-minor-drops-cache',
+            'Upgrading MetricStore (major or minor) drops its cache.',
+          ),
+        ]),
+      ],
+    }
+    const select = (change: string, version?: string) =>
+      selectTraps(
+        majors,
+        [{ name: 'metricstore', id: 'metricstore', ...(version ? { version } : {}) }],
+        'm',
+        ['dependency-upgrade'],
+        change,
+      )
+    const reason = (s: ReturnType<typeof select>, id: string) =>
+      s.traps.find((t) => t.id === id)?.one_line_because
+    const patch = select('upgrade metricstore from 4.1.4 to 4.1.7')
+    expect(reason(patch, 'metricstore-major-upgrade-rewrites-files')).toBe(
+      'written for a major version upgrade, and your change keeps metricstore within 4',
+    )
+    // What every upgrade meets, and a trap that says it holds for minor moves too, stay.
+    expect(reason(patch, 'metricstore-upgrade-restarts-nodes')).toBeUndefined()
+    expect(reason(patch, 'metricstore-upgrade-major-or-minor-drops-cache')).toBeUndefined()
+    // Told as a minor upgrade, with one version known.
+    expect(
+      reason(
+        select('minor upgrade of metricstore to the latest release', '16.3'),
+        'metricstore-major-upgrade-rewrites-files',
+      ),
+    ).toBeDefined()
+    // Across majors, and below 1 where the second number is the major, it is in full.
+    expect(
+      reason(select('upgrade metricstore from 4.1.4 to 5.0.2'), 'metricstore-major-upgrade-rewrites-files'),
+    ).toBeUndefined()
+    expect(
+      reason(select('upgrade metricstore from 0.98 to 0.109'), 'metricstore-major-upgrade-rewrites-files'),
+    ).toBeUndefined()
+  })
+
   it('behavior: a trap filed under one technology and written for upgrading another leads when the change upgrades that other', () => {
     const s = selectTraps(
       bundle,
