@@ -126,6 +126,9 @@ describe('plan points', () => {
     expect(ids(release)).not.toContain(order)
     expect(ids({ ...release, facts: { ...upgrade, stateful: true } })).toContain(order)
     expect(ids({ action: 'dependency-upgrade', facts: { ...upgrade, stateful: false } })).toContain(order)
+    // A certificate put on a pair or more (the standby first, the node holding the address last).
+    expect(ids({ action: 'certificate', facts: { emergency: false, targets: 2 } })).toContain(order)
+    expect(ids({ action: 'certificate', facts: { emergency: false, targets: 1 } })).not.toContain(order)
     const unknown: PlanPoint = { id: 'x', point: 'y', not_when: [{ no_such_fact: true }] }
     expect(planPointBreaks([unknown], facts)[0]?.message).toContain('"no_such_fact" is not a fact')
   })
