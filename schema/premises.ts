@@ -52,4 +52,11 @@ export const PREMISES = {
 } as const satisfies Record<string, string>
 
 export type Premise = keyof typeof PREMISES
+
+/**
+ * Premises a technology's own name says, whatever the change's words: an ACME client (certbot,
+ * lego) issues over ACME every time. Other premises stay with the change: naming Kubernetes beside
+ * a deploy is no platform upgrade.
+ */
+export const NAMED_BY_A_TOOL: readonly Premise[] = ['acme-issuance']
 export const PREMISE_IDS = Object.keys(PREMISES) as [Premise, ...Premise[]]

@@ -7,6 +7,8 @@
  * not name (schema/premises.ts) shares no word with it. Every name with no trap on file, or
  * none for this change, is said so in plain words.
  */
+
+import { NAMED_BY_A_TOOL } from '../../schema/premises.js'
 import {
   type AskedTechnology,
   normalisedTechnologies,
@@ -142,7 +144,12 @@ export function selectTraps(
   )
   const atTwoVersions = [...versionsOf.values()].some((v) => v.length >= 2)
   const saysPremise = premisesNamedBy(change)
-  const namesPremise = (p: Trap['premise']) => (p === 'version-upgrade' && atTwoVersions) || saysPremise(p)
+  // A tool's own name says some premises (certbot: ACME issuance), as the agent asked for it.
+  const toolSays = premisesNamedBy(asking.map((r) => r.name.replace(/-/g, ' ')).join(' '))
+  const namesPremise = (p: Trap['premise']) =>
+    (p === 'version-upgrade' && atTwoVersions) ||
+    saysPremise(p) ||
+    (p !== undefined && NAMED_BY_A_TOOL.includes(p) && toolSays(p))
   // "aurora-postgresql" names Aurora and, in its words, the engine.
   const engines = enginesNamed(
     bundle,

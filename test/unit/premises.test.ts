@@ -57,6 +57,66 @@ describe('premises', () => {
     expect(premisesNamedBy('rename the weekly dashboard')(undefined)).toBe(true)
   })
 
+  it('behavior: an ACME client asked by name says ACME issuance, whatever the change says; a platform name says no platform upgrade', () => {
+    const certificates: TrapsBundle = {
+      technologies: [
+        {
+          technology: 'tls',
+          name: 'TLS certificates',
+          kind: 'secrets-identity',
+          aliases: ['certbot', 'kubernetes-certs'],
+          traps: [
+            fixtureTrap('tls-acme-option-refused', 'An option the ACME server refuses fails renewal.', {
+              premise: 'acme-issuance',
+              actions: ['certificate'],
+            }),
+          ],
+        },
+      ],
+    }
+    const reason = (name: string, change: string) =>
+      selectTraps(certificates, [{ name, id: 'tls' }], 'tls', ['certificate'], change).traps[0]
+        ?.one_line_because
+    const certbot = selectTraps(
+      certificates,
+      [{ name: 'certbot', id: 'tls' }],
+      'tls',
+      ['certificate'],
+      'turn on an option for the api certificate',
+    )
+    expect(certbot.traps.map((t) => t.id)).toEqual(['tls-acme-option-refused'])
+    expect(certbot.traps[0]?.one_line_because).toBeUndefined()
+    expect(reason('tls', 'turn on an option for the api certificate')).toBe(
+      'written for a acme-issuance change, which yours does not name',
+    )
+    // Only the premises a tool's name always says: a cluster's name is no platform upgrade.
+    const cluster: TrapsBundle = {
+      technologies: [
+        {
+          technology: 'kubernetes',
+          name: 'Kubernetes',
+          kind: 'orchestration',
+          aliases: [],
+          traps: [
+            fixtureTrap('kubernetes-upgrade-drops-api', 'A cluster upgrade stops serving an old API.', {
+              premise: 'platform-upgrade',
+              actions: ['deploy'],
+            }),
+          ],
+        },
+      ],
+    }
+    expect(
+      selectTraps(
+        cluster,
+        [{ name: 'kubernetes', id: 'kubernetes' }],
+        'k',
+        ['deploy'],
+        'roll out the web release',
+      ).traps[0]?.one_line_because,
+    ).toBe('written for a platform-upgrade change, which yours does not name')
+  })
+
   it('behavior: a trap written for an upgrade is one line for a release that keeps the version, in full for the upgrade', () => {
     const release = 'weekly release rebuilt'
     expect(inFull(release)).toEqual(['python-loose-pins-pull-breaking-release'])
