@@ -74,17 +74,24 @@ export function readTechnologies(raw: unknown): { asked: AskedTechnology[] } | T
 /** Each name asked, with the id of the technology it names (by id or alias), when one is covered. */
 export function resolveTechnologies(
   asked: readonly AskedTechnology[],
-  covered: readonly Pick<CoveredTechnology, 'id' | 'aliases'>[],
+  covered: readonly (Pick<CoveredTechnology, 'id' | 'aliases'> & { versioned_apart?: readonly string[] })[],
 ): ResolvedTechnology[] {
   const byName = new Map<string, string>()
-  for (const t of covered) for (const n of [t.id, ...t.aliases]) byName.set(n, t.id)
+  const apart = new Set<string>()
+  for (const t of covered) {
+    for (const n of [t.id, ...t.aliases]) byName.set(n, t.id)
+    for (const n of t.versioned_apart ?? []) apart.add(n)
+  }
   // A name written with dots or underscores is found by its hyphenated form (google_pubsub is
   // google-pubsub) or with the separator left out (node.js is nodejs).
-  const found = (name: string) =>
-    byName.get(name) ?? byName.get(name.replace(/[._+]+/g, '-')) ?? byName.get(name.replace(/[._+]+/g, ''))
+  const spellings = (name: string) => [name, name.replace(/[._+]+/g, '-'), name.replace(/[._+]+/g, '')]
   return asked.map((a) => {
-    const id = found(a.name)
-    return id ? { ...a, id } : a
+    const spelled = spellings(a.name).find((n) => byName.has(n))
+    if (spelled === undefined) return a
+    const id = byName.get(spelled) as string
+    // A part released on its own versions (a provider plugin, a fork) names the technology, not its version.
+    if (apart.has(spelled) && a.version !== undefined) return { name: a.name, id }
+    return { ...a, id }
   })
 }
 

@@ -105,6 +105,12 @@ export const TrapFile = z.strictObject({
       .pipe(TechnologyName),
   ),
   /**
+   * Aliases that name a part released on its own versions (a provider plugin, a fork): a version
+   * asked with one is that part's, not this technology's (terraform-provider-azurerm@4.10 is no
+   * Terraform 4.10). Each must be one of `aliases`.
+   */
+  versioned_apart: z.array(z.string()).optional(),
+  /**
    * The technologies whose traps also meet a change to this one (a DNS provider: dns; a certificate
    * controller: tls), by id: naming it brings theirs, as the protocol's traps are filed once.
    */

@@ -42,6 +42,14 @@ export function trapFileBreaks(
         })
       else names.set(name, file)
     }
+    for (const [i, alias] of (value.versioned_apart ?? []).entries())
+      if (!value.aliases.includes(alias))
+        issues.push({
+          file,
+          field: `versioned_apart.${i}`,
+          problem: `"${alias}" is not one of the file's aliases`,
+          allowed: value.aliases.join(', ') || 'an alias of the file',
+        })
     value.traps.forEach((trap, i) => {
       if (!trap.id.startsWith(`${value.technology}-`))
         issues.push({

@@ -72,7 +72,11 @@ export function readAskedTechnologies(
 ): { resolved: ResolvedTechnology[]; normalised: string } | TechnologiesError {
   const read = readTechnologies(raw)
   if ('parameter' in read) return read
-  const covered = bundle.technologies.map((t) => ({ id: t.technology, aliases: t.aliases }))
+  const covered = bundle.technologies.map((t) => ({
+    id: t.technology,
+    aliases: t.aliases,
+    ...(t.versioned_apart ? { versioned_apart: t.versioned_apart } : {}),
+  }))
   const resolved = resolveTechnologies(read.asked, covered)
   return { resolved, normalised: normalisedTechnologies(resolved) }
 }

@@ -48,6 +48,26 @@ describe('reading technologies', () => {
     ])
   })
 
+  it('behavior: an alias released on its own versions names the technology without giving it that version', () => {
+    const covered = [
+      {
+        id: 'terraform',
+        aliases: ['tf', 'terraform-provider-aws'],
+        versioned_apart: ['terraform-provider-aws'],
+      },
+    ]
+    expect(resolveTechnologies(asked('terraform-provider-aws@5.62,tf@1.9'), covered)).toEqual([
+      { name: 'terraform-provider-aws', id: 'terraform' },
+      { name: 'tf', version: '1.9', id: 'terraform' },
+    ])
+    // So a provider's version never reads as a second Terraform version (an upgrade that is not one).
+    expect(
+      normalisedTechnologies(
+        resolveTechnologies(asked('terraform@1.9,terraform-provider-aws@5.62'), covered),
+      ),
+    ).toBe('terraform,terraform@1.9')
+  })
+
   it('behavior: the bound text is the same whatever the order or the alias used', () => {
     const a = normalisedTechnologies(resolveTechnologies(asked('pgbouncer,postgres@16'), COVERED))
     const b = normalisedTechnologies(resolveTechnologies(asked('PG@16,pgbouncer,pgbouncer'), COVERED))
