@@ -6,7 +6,8 @@
  * and a maintenance window told as an emergency loses the checks a planned change has time for) and
  * `removes_objects` (told yes for a change whose words take nothing away, nor delete by age, it
  * brings the deletion checks: an owner to ask, a disuse window, a stop when usage cannot be read;
- * told no for a change that deletes or makes something again, it leaves them out).
+ * told no for a change that deletes or makes something again, it leaves them out). A change that
+ * takes access away (a block, a revocation) or puts something instead of another removes too.
  * The note only asks: the fact as sent still decides the items (a "move" into a new store may
  * delete the old copies, which the words need not say).
  */
@@ -50,7 +51,11 @@ function emergencyRecheck(facts: Record<string, unknown>, change: string): strin
 
 /** Words of moving something to a new place or form: the old one often goes, unsaid. */
 const MOVES =
-  /\b(move|moves|moving|migrate|migrating|switch|switching|replace|replacing|swap|swapping|consolidate|merge)\b/
+  /\b(move|moves|moving|migrate|migrating|switch|switching|replace|replacing|swap|swapping|consolidate|merge|instead)\b/
+
+/** Words of taking access away (a block, a revocation, a tighter rule): what others used goes. */
+const TAKES_ACCESS =
+  /\b(block|blocks|blocking|revoke|revoking|deny|denying|restrict|restricting|deactivate|deactivating|disable|disabling|tighten|tightening|lock down|offboard|offboarding)\b/
 
 /** Words of making something again: what the old one held goes with it, unsaid. */
 const REMAKES =
@@ -68,7 +73,7 @@ function removesRecheck(facts: Record<string, unknown>, change: string): string[
   }
   // Lowering a retention or a lifecycle age deletes what falls outside it: that is a deletion too.
   if (facts.removes_objects !== true || names('deletion') || names('deletion-by-age')) return []
-  if (MOVES.test(change)) return []
+  if (MOVES.test(change) || TAKES_ACCESS.test(change)) return []
   return [
     're-check removes_objects: your change names nothing it deletes, drops or removes and removes_objects=true was sent; if it takes nothing away that others use, ask again with removes_objects=false (then the deletion checks leave)',
   ]

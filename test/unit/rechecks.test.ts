@@ -53,6 +53,13 @@ describe('re-checking a fact the change contradicts', () => {
     expect(rechecks({ removes_objects: false }, 'enable uniform bucket-level access')).toEqual([])
     // A move may take the old copy away without saying so: nothing to re-check.
     expect(rechecks({ removes_objects: true }, 'move the production secrets into an environment')).toEqual([])
+    // Taking access away, or putting one thing instead of another, removes what others used.
+    expect(
+      rechecks({ removes_objects: true }, 'turn on s3 block public access for the whole account'),
+    ).toEqual([])
+    expect(
+      rechecks({ removes_objects: true }, 'use entra groups for admin access instead of a hard-coded list'),
+    ).toEqual([])
     // A swap replaces the old column or table with the new one.
     expect(
       rechecks({ removes_objects: true }, 'widen orders.id to bigint using add-column-and-swap'),
