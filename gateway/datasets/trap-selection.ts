@@ -7,7 +7,6 @@
  * not name (schema/premises.ts) shares no word with it. Every name with no trap on file, or
  * none for this change, is said so in plain words.
  */
-
 import { NAMED_BY_A_TOOL } from '../../schema/premises.js'
 import {
   type AskedTechnology,
@@ -149,7 +148,7 @@ export function selectTraps(
   const atTwoVersions = [...versionsOf.values()].some((v) => v.length >= 2)
   const saysPremise = premisesNamedBy(change)
   // A tool's own name says some premises (certbot: ACME issuance), as the agent asked for it.
-  const toolSays = premisesNamedBy(asking.map((r) => r.name.replace(/-/g, ' ')).join(' '))
+  const toolSays = premisesNamedBy(resolved.map((r) => r.name.replace(/-/g, ' ')).join(' '))
   const namesPremise = (p: Trap['premise']) =>
     (p === 'version-upgrade' && atTwoVersions) ||
     saysPremise(p) ||
@@ -216,18 +215,23 @@ export function selectTraps(
   // does not cross what a trap written for a major upgrade crosses.
   const saysMinor =
     change !== undefined && saysPremise('version-upgrade') && /\b(?:minor|patch)\b/.test(change)
-  const withinMajor = (id: string): string | undefined => {
-    const known = versionsOf.get(id) ?? []
-    const majors = new Set(known.flatMap((v) => majorOf(v) ?? []))
-    return majors.size === 1 && (known.length >= 2 || saysMinor) ? [...majors][0] : undefined
-  }
+  // The one major each technology's move stays within, once per technology.
+  const withinMajor = new Map(
+    [...versionsOf].flatMap(([id, known]) => {
+      const majors = new Set(known.flatMap((v) => majorOf(v) ?? []))
+      const [major] = majors
+      return majors.size === 1 && major !== undefined && (known.length >= 2 || saysMinor)
+        ? [[id, major] as const]
+        : []
+    }),
+  )
   const forMajor = (t: Trap) => {
     const told = `${t.id.replace(/-/g, ' ')} ${t.trap}`
     return (
       (t.premise === 'version-upgrade' || /upgrad/i.test(told)) && MAJOR.test(told) && !MINOR.test(t.trap)
     )
   }
-  const reasonFor = (id: string, t: Trap, crossed = crossedBefore(id, t), within = withinMajor(id)) =>
+  const reasonFor = (id: string, t: Trap, crossed = crossedBefore(id, t), within = withinMajor.get(id)) =>
     !namesPremise(t.premise)
       ? `written for a ${t.premise} change, which yours does not name`
       : t.premise === 'version-upgrade' &&

@@ -13,7 +13,7 @@ import type { PublishedGate } from '../../schema/datasets.js'
 import { PREMISE_IDS, PREMISES, type Premise } from '../../schema/premises.js'
 import type { Trap, TrapsBundle } from '../../schema/traps.js'
 import { harmMap } from '../support/do-no-harm.js'
-import { fixtureTrap } from '../support/trap-fixture.js'
+import { fixtureTechnology, fixtureTrap } from '../support/trap-fixture.js'
 
 const wordsOf = (p: Premise) => PREMISES[p].split(' ')
 
@@ -58,20 +58,19 @@ describe('premises', () => {
   })
 
   it('behavior: an ACME client asked by name says ACME issuance, whatever the change says; a platform name says no platform upgrade', () => {
+    const acmeTrap = fixtureTrap(
+      'tls-acme-option-refused',
+      'An option the ACME server refuses fails renewal.',
+      {
+        premise: 'acme-issuance',
+        actions: ['certificate'],
+      },
+    )
     const certificates: TrapsBundle = {
       technologies: [
-        {
-          technology: 'tls',
-          name: 'TLS certificates',
-          kind: 'secrets-identity',
+        fixtureTechnology('tls', 'TLS certificates', 'secrets-identity', [acmeTrap], {
           aliases: ['certbot', 'kubernetes-certs'],
-          traps: [
-            fixtureTrap('tls-acme-option-refused', 'An option the ACME server refuses fails renewal.', {
-              premise: 'acme-issuance',
-              actions: ['certificate'],
-            }),
-          ],
-        },
+        }),
       ],
     }
     const reason = (name: string, change: string) =>
@@ -90,21 +89,16 @@ describe('premises', () => {
       'written for a acme-issuance change, which yours does not name',
     )
     // Only the premises a tool's name always says: a cluster's name is no platform upgrade.
+    const platformTrap = fixtureTrap(
+      'kubernetes-upgrade-drops-api',
+      'A cluster upgrade stops serving an old API.',
+      {
+        premise: 'platform-upgrade',
+        actions: ['deploy'],
+      },
+    )
     const cluster: TrapsBundle = {
-      technologies: [
-        {
-          technology: 'kubernetes',
-          name: 'Kubernetes',
-          kind: 'orchestration',
-          aliases: [],
-          traps: [
-            fixtureTrap('kubernetes-upgrade-drops-api', 'A cluster upgrade stops serving an old API.', {
-              premise: 'platform-upgrade',
-              actions: ['deploy'],
-            }),
-          ],
-        },
-      ],
+      technologies: [fixtureTechnology('kubernetes', 'Kubernetes', 'orchestration', [platformTrap])],
     }
     expect(
       selectTraps(
