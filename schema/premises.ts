@@ -9,7 +9,11 @@
  * gateway/datasets/change-match.ts reads them in a change.
  */
 export const PREMISES = {
-  /** The change moves the technology itself to another version (its runtime, engine or image). */
+  /**
+   * The change moves the technology itself to another version (its runtime, engine or image). With
+   * `dependency-upgrade` asked, a thing the change gives a version ("unpin boto3 1.36") names it
+   * for the traps whose line says that thing (gateway/datasets/trap-selection.ts).
+   */
   'version-upgrade': 'upgrade migrate migration version major minor eol runtime image',
   /** A credential or key is known or feared to be exposed. */
   'exposed-credential': 'leak leaked exposed exposure compromised compromise breach stolen abuse',

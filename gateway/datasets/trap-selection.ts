@@ -19,12 +19,22 @@ import {
 import { fileEngines, type Trap, type TrapFile, type TrapsBundle } from '../../schema/traps.js'
 import { compareVersionParts, rangeAdmits, versionParts } from '../../schema/version-range.js'
 import { actedOn, claimedWords, saidIn, withoutClaimed } from './acted-on.js'
-import { type ChangeMatch, matchChange, premisesNamedBy, stem } from './change-match.js'
+import {
+  type ChangeMatch,
+  matchChange,
+  premisesNamedBy,
+  stem,
+  withoutQuantities,
+  wordsOf,
+} from './change-match.js'
 import { changeDirection } from './direction.js'
 import { addVersions, changeVersions, movesOfRunning, upgradesUnnamed } from './upgraded.js'
 
 /** A range with only a lower bound (">= 7", "> 2.4"): an upgrade trap of arriving at that version. */
 const LOWER_BOUND_ONLY = /^>=?\s*v?\d+(\.[\dx]+)*$/
+
+/** A thing and the version a change gives it ("boto3 1.36", "pydantic to 2.9", "buildkit v0.16"). */
+const THING_AT_VERSION = /\b([a-z][a-z0-9_.-]*?)\s+(?:to\s+)?v?\d+\.\d+/g
 
 /** The words a trap must share with `change` to come although its actions differ from those asked. */
 export const CHANGE_WORDS_TO_BRING = 2
@@ -149,10 +159,19 @@ export function selectTraps(
   const saysPremise = premisesNamedBy(change)
   // A tool's own name says some premises (certbot: ACME issuance), as the agent asked for it.
   const toolSays = premisesNamedBy(resolved.map((r) => r.name.replace(/-/g, ' ')).join(' '))
-  const namesPremise = (p: Trap['premise']) =>
-    (p === 'version-upgrade' && atTwoVersions) ||
-    saysPremise(p) ||
-    (p !== undefined && NAMED_BY_A_TOOL.includes(p) && toolSays(p))
+  // With a dependency upgrade asked, a change that gives a version to a thing ("unpin boto3 1.36")
+  // upgrades that thing: a trap of upgrading it says its name in its line.
+  const upgradedThings =
+    actions.includes('dependency-upgrade') && change !== undefined
+      ? versionedThings(change)
+      : new Set<string>()
+  const upgradesThingOf = (t: Trap) =>
+    upgradedThings.size > 0 &&
+    [...wordsOf(`${t.id.replace(/-/g, ' ')} ${t.trap}`).keys()].some((s) => upgradedThings.has(s))
+  const namesPremise = (t: Trap) =>
+    (t.premise === 'version-upgrade' && (atTwoVersions || upgradesThingOf(t))) ||
+    saysPremise(t.premise) ||
+    (t.premise !== undefined && NAMED_BY_A_TOOL.includes(t.premise) && toolSays(t.premise))
   // "aurora-postgresql" names Aurora and, in its words, the engine.
   const engines = enginesNamed(
     bundle,
@@ -232,7 +251,7 @@ export function selectTraps(
     )
   }
   const reasonFor = (id: string, t: Trap, crossed = crossedBefore(id, t), within = withinMajor.get(id)) =>
-    !namesPremise(t.premise)
+    !namesPremise(t)
       ? `written for a ${t.premise} change, which yours does not name`
       : t.premise === 'version-upgrade' &&
           (upgraded.size || upgradesOther) &&
@@ -446,4 +465,10 @@ function oldestVersion(versions: readonly string[]): string | undefined {
     return parts ? [{ v, parts }] : []
   })
   return read.sort((a, b) => compareVersionParts(a.parts, b.parts))[0]?.v
+}
+
+/** The stems of the things a change gives a version to ("unpin boto3 1.36": boto3). */
+function versionedThings(change: string): Set<string> {
+  const text = withoutQuantities(change)
+  return new Set([...text.matchAll(THING_AT_VERSION)].flatMap((m) => [...wordsOf(m[1] ?? '').keys()]))
 }

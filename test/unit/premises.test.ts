@@ -122,6 +122,35 @@ describe('premises', () => {
     expect(inFull()).toContain('python-new-release-drops-module')
   })
 
+  it('behavior: a dependency upgrade that gives a thing a version upgrades that thing, and no other', () => {
+    const sdkTrap = fixtureTrap(
+      'python-sdkclient-2-sends-checksums',
+      'Upgrading sdkclient to 2.x: uploads now send checksums that other stores reject.',
+      { premise: 'version-upgrade', actions: ['dependency-upgrade', 'deploy'] },
+    )
+    const bundle: TrapsBundle = {
+      technologies: runtime.technologies.map((f) => ({ ...f, traps: [...f.traps, sdkTrap] })),
+    }
+    const because = (action: string, change: string) =>
+      Object.fromEntries(
+        selectTraps(bundle, asked, 'python', [action], change).traps.map((t) => [t.id, t.one_line_because]),
+      )
+    // Told without a word of upgrading: the version given to sdkclient says it.
+    const unpinned = because('dependency-upgrade', 'unpin sdkclient 2.1 for the uploader')
+    expect(unpinned['python-sdkclient-2-sends-checksums']).toBeUndefined()
+    // The runtime is given no version: its own upgrade trap stays one line.
+    expect(unpinned['python-new-release-drops-module']).toBe(
+      'written for a version-upgrade change, which yours does not name',
+    )
+    // Another action asked, or no version given, decides nothing.
+    expect(
+      because('deploy', 'unpin sdkclient 2.1 for the uploader')['python-sdkclient-2-sends-checksums'],
+    ).toBe('written for a version-upgrade change, which yours does not name')
+    expect(
+      because('dependency-upgrade', 'unpin sdkclient for the uploader')['python-sdkclient-2-sends-checksums'],
+    ).toBe('written for a version-upgrade change, which yours does not name')
+  })
+
   it('behavior: a gate or rule with a premise is left out, said so, when the change names none of its words', async () => {
     const harm = await harmMap()
     const withPremise = [
