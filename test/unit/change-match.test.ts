@@ -316,6 +316,15 @@ describe('change in selection and ranking', () => {
     expect(wordsOf('set the timeout').size).toBe(1)
   })
 
+  it('behavior: a word of when ("before expiry", "after 90 days") says nothing about the mechanism', () => {
+    const m = matchChange('rotate the client certificate before expiry', [
+      lineOnly('drains-before-stop', 'Stopping a target before it drains cuts requests.'),
+      lineOnly('expiry-unnoticed', 'A certificate past its expiry fails every handshake.'),
+    ])
+    expect(m.get('drains-before-stop')?.score).toBe(0)
+    expect(m.get('expiry-unnoticed')?.words).toEqual(['certificate', 'expiry'])
+  })
+
   it('behavior: a unit right after a number is the size of the change, not its mechanism', () => {
     const m = matchChange('raise the function timeout to 8 minutes', [
       lineOnly('batches-a-minute', 'Raising concurrency adds 300 batches a minute.'),
