@@ -35,6 +35,9 @@ const LOWER_BOUND_ONLY = /^>=?\s*v?\d+(\.[\dx]+)*$/
 
 /** A thing and the version a change gives it ("boto3 1.36", "pydantic to 2.9", "buildkit v0.16"). */
 const THING_AT_VERSION = /\b([a-z][a-z0-9_.-]*?)\s+(?:to\s+)?v?\d+\.\d+/g
+/** A thing a change bumps or unpins ("bump of the artifact actions", "unpin boto3"). */
+const THING_BUMPED =
+  /\b(?:bump|bumps|bumped|bumping|unpin|unpins|unpinned|unpinning)\s+(?:of\s+)?(?:the\s+)?([a-z][a-z0-9_.-]*)(?:\s+([a-z][a-z0-9_.-]*))?/g
 
 /** The words a trap must share with `change` to come although its actions differ from those asked. */
 export const CHANGE_WORDS_TO_BRING = 2
@@ -159,11 +162,12 @@ export function selectTraps(
   const saysPremise = premisesNamedBy(change)
   // A tool's own name says some premises (certbot: ACME issuance), as the agent asked for it.
   const toolSays = premisesNamedBy(resolved.map((r) => r.name.replace(/-/g, ' ')).join(' '))
-  // With a dependency upgrade asked, a change that gives a version to a thing ("unpin boto3 1.36")
-  // upgrades that thing: a trap of upgrading it says its name in its line.
+  // With a dependency upgrade asked, a change that gives a thing a version ("boto3 1.36") or bumps
+  // or unpins it upgrades that thing: a trap of upgrading it says its name in its line. The names
+  // of the technologies asked are no such thing ("bump python pins" keeps the runtime).
   const upgradedThings =
     actions.includes('dependency-upgrade') && change !== undefined
-      ? versionedThings(change)
+      ? versionedThings(change, names)
       : new Set<string>()
   const upgradesThingOf = (t: Trap) =>
     upgradedThings.size > 0 &&
@@ -467,8 +471,12 @@ function oldestVersion(versions: readonly string[]): string | undefined {
   return read.sort((a, b) => compareVersionParts(a.parts, b.parts))[0]?.v
 }
 
-/** The stems of the things a change gives a version to ("unpin boto3 1.36": boto3). */
-function versionedThings(change: string): Set<string> {
+/** The stems of the things a change gives a version to or bumps ("unpin boto3 1.36": boto3), not the names asked. */
+function versionedThings(change: string, names: readonly string[]): Set<string> {
   const text = withoutQuantities(change)
-  return new Set([...text.matchAll(THING_AT_VERSION)].flatMap((m) => [...wordsOf(m[1] ?? '').keys()]))
+  const said = [...text.matchAll(THING_AT_VERSION), ...text.matchAll(THING_BUMPED)].flatMap((m) => [
+    ...wordsOf(`${m[1] ?? ''} ${m[2] ?? ''}`).keys(),
+  ])
+  const naming = new Set(names.flatMap((n) => [...wordsOf(n.replace(/-/g, ' ')).keys()]))
+  return new Set(said.filter((s) => !naming.has(s)))
 }

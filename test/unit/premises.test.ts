@@ -122,7 +122,7 @@ describe('premises', () => {
     expect(inFull()).toContain('python-new-release-drops-module')
   })
 
-  it('behavior: a dependency upgrade that gives a thing a version upgrades that thing, and no other', () => {
+  it('behavior: a dependency upgrade that gives a thing a version, or bumps or unpins it, upgrades that thing, and no other', () => {
     const sdkTrap = fixtureTrap(
       'python-sdkclient-2-sends-checksums',
       'Upgrading sdkclient to 2.x: uploads now send checksums that other stores reject.',
@@ -138,16 +138,27 @@ describe('premises', () => {
     // Told without a word of upgrading: the version given to sdkclient says it.
     const unpinned = because('dependency-upgrade', 'unpin sdkclient 2.1 for the uploader')
     expect(unpinned['python-sdkclient-2-sends-checksums']).toBeUndefined()
+    // A thing bumped or unpinned is upgraded as well; the technology's own name is not such a thing.
+    expect(
+      because('dependency-upgrade', 'routine bump of the sdkclient pin')[
+        'python-sdkclient-2-sends-checksums'
+      ],
+    ).toBeUndefined()
+    expect(because('dependency-upgrade', 'bump python pins')['python-new-release-drops-module']).toBe(
+      'written for a version-upgrade change, which yours does not name',
+    )
     // The runtime is given no version: its own upgrade trap stays one line.
     expect(unpinned['python-new-release-drops-module']).toBe(
       'written for a version-upgrade change, which yours does not name',
     )
-    // Another action asked, or no version given, decides nothing.
+    // Another action asked, or a thing neither given a version nor bumped, decides nothing.
     expect(
       because('deploy', 'unpin sdkclient 2.1 for the uploader')['python-sdkclient-2-sends-checksums'],
     ).toBe('written for a version-upgrade change, which yours does not name')
     expect(
-      because('dependency-upgrade', 'unpin sdkclient for the uploader')['python-sdkclient-2-sends-checksums'],
+      because('dependency-upgrade', 'rebuild the uploader with sdkclient')[
+        'python-sdkclient-2-sends-checksums'
+      ],
     ).toBe('written for a version-upgrade change, which yours does not name')
   })
 
