@@ -29,8 +29,8 @@ const CHANGE_VERBS =
     ' ',
   )
 
-/** Words of two letters that name a thing ("ip ranges", "az", "gc"), kept where shorter words go. */
-const SHORT_TERMS = new Set(['ip', 'az', 'ha', 'gc', 'db'])
+/** Words of two letters that name a thing ("ip ranges", "az", "gc", an input's "id"), kept where shorter words go. */
+const SHORT_TERMS = new Set(['ip', 'az', 'ha', 'gc', 'db', 'id'])
 
 /**
  * Terms of two words read as one, where one word alone says nothing ("set" is a verb in "set the
@@ -56,7 +56,7 @@ const QUANTITY =
 export const withoutQuantities = (change: string) => change.replace(QUANTITY, ' ')
 
 /** Plurals that no suffix rule meets. */
-const IRREGULAR: Record<string, string> = { indices: 'index', indexes: 'index' }
+const IRREGULAR: Record<string, string> = { indices: 'index', indexes: 'index', ids: 'id' }
 
 /** The suffix-stripped form of a word, before words of one meaning are joined. */
 function suffixStem(word: string): string {

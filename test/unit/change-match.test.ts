@@ -313,6 +313,12 @@ describe('change in selection and ranking', () => {
     expect(m.get('list-replaced')?.words).toEqual(['ipset', 'allowlist'])
     expect(m.get('rule-order')?.words ?? []).toEqual([])
     expect(wordsOf('open the ip ranges').has(stem('ip'))).toBe(true)
+    // An id is a thing too, said in the plural as often: "new ids" meets "changing an input's id".
+    expect(
+      matchChange('split the input into two with new ids', [
+        lineOnly('id-changed', "Changing an input's id re-reads every file."),
+      ]).get('id-changed')?.words,
+    ).toEqual(['input', 'ids'])
     expect(wordsOf('set the timeout').size).toBe(1)
   })
 
