@@ -15,7 +15,7 @@ import { CHANGE_MAX } from '../../schema/routes.js'
 
 /** Words that say nothing about which mechanism a change meets. */
 const STOP = new Set(
-  'the and for from into onto with without our their its this that these those then than when what which who all any are was were will would can could should must not but about over under via per each every both only also just new old use uses used using make need want set get put let one two three four five six seven eight nine ten eleven twelve twenty hundred thousand give gives given giving before after during while until since within between across against upon through because whether once again still already very such same there here where they them your have has had does did done been being'.split(
+  'the and for from into onto with without our their its this that these those then than when what which who all any are was were will would can could should must not but about over under via per each every both only also just old use uses used using make need want set get put let one two three four five six seven eight nine ten eleven twelve twenty hundred thousand give gives given giving before after during while until since within between across against upon through because whether once again still already very such same there here where they them your have has had does did done been being'.split(
     ' ',
   ),
 )

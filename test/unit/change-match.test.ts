@@ -331,6 +331,15 @@ describe('change in selection and ranking', () => {
     expect(m.get('expiry-unnoticed')?.words).toEqual(['certificate', 'expiry'])
   })
 
+  it('behavior: "new" tells making a thing from changing one: a new file system meets the trap of creating one first', () => {
+    const m = matchChange('move the cache to a new file system', [
+      lineOnly('created-with-defaults', 'Creating a new file system takes the API defaults.'),
+      lineOnly('policy-replaced', 'Putting a file system policy replaces the default one.'),
+    ])
+    expect(m.get('created-with-defaults')?.words).toEqual(['new', 'file', 'system'])
+    expect(m.get('created-with-defaults')?.score).toBeGreaterThan(m.get('policy-replaced')?.score ?? 0)
+  })
+
   it('behavior: a unit right after a number is the size of the change, not its mechanism', () => {
     const m = matchChange('raise the function timeout to 8 minutes', [
       lineOnly('batches-a-minute', 'Raising concurrency adds 300 batches a minute.'),
