@@ -51,7 +51,15 @@ function emergencyRecheck(facts: Record<string, unknown>, change: string): strin
 
 /** Words of moving something to a new place or form: the old one often goes, unsaid. */
 const MOVES =
-  /\b(move|moves|moving|migrate|migrating|switch|switching|replace|replacing|swap|swapping|consolidate|merge|instead)\b/
+  /\b(move|moves|moving|migrate|migrating|switch|switching|replace|replacing|swap|swapping|consolidate|merge|instead|stop using|no longer|phase out|rely on)\b/
+
+/**
+ * A deletion the change prevents or waits for, not one it makes: "before unread segments are
+ * deleted", "without dropping the table", "so nothing is purged". Read out before the change's own
+ * deletion words are.
+ */
+const PREVENTED_DELETION =
+  /\b(?:before|without|not|never|no|nothing|prevent\w*|avoid\w*|stop\w*|until|so)\s+(?:\S+\s+){0,3}?(?:delet\w*|drop\w*|remov\w*|purg\w*|wip\w*|destroy\w*|truncat\w*)\b/g
 
 /** Words of taking access away (a block, a revocation, a tighter rule): what others used goes. */
 const TAKES_ACCESS =
@@ -64,7 +72,8 @@ const REMAKES =
 function removesRecheck(facts: Record<string, unknown>, change: string): string[] {
   const names = premisesNamedBy(change)
   if (facts.removes_objects === false) {
-    const said = REMAKES.exec(change)?.[0] ?? (names('deletion') ? 'a deletion' : undefined)
+    const makes = premisesNamedBy(change.replace(PREVENTED_DELETION, ' '))
+    const said = REMAKES.exec(change)?.[0] ?? (makes('deletion') ? 'a deletion' : undefined)
     return said
       ? [
           `re-check removes_objects: your change says "${said}" and removes_objects=false was sent; if what it deletes or makes again holds anything that must be kept (rows or files made by hand, data no seed or backup brings back), ask again with removes_objects=true (then the deletion checks come: an owner to ask, a copy you can restore)`,

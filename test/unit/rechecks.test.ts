@@ -60,6 +60,10 @@ describe('re-checking a fact the change contradicts', () => {
     expect(
       rechecks({ removes_objects: true }, 'use entra groups for admin access instead of a hard-coded list'),
     ).toEqual([])
+    // Stopping the use of one thing and relying on another moves off the first.
+    expect(
+      rechecks({ removes_objects: true }, 'stop using aws-auth and rely on access entries only'),
+    ).toEqual([])
     // A swap replaces the old column or table with the new one.
     expect(
       rechecks({ removes_objects: true }, 'widen orders.id to bigint using add-column-and-swap'),
@@ -73,5 +77,10 @@ describe('re-checking a fact the change contradicts', () => {
     // Unanswered, or a change that neither deletes nor remakes: nothing to re-check.
     expect(rechecks({}, 'recreate the local kind cluster')).toEqual([])
     expect(rechecks({ removes_objects: false }, 'raise the pool size')).toEqual([])
+    // A deletion the change prevents or waits for is none it makes.
+    expect(
+      rechecks({ removes_objects: false }, 'raise retention.ms to 48h before unread segments are deleted'),
+    ).toEqual([])
+    expect(rechecks({ removes_objects: false }, 'add the column without dropping the old one')).toEqual([])
   })
 })
