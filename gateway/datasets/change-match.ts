@@ -178,6 +178,8 @@ export interface ChangeMatch {
    * raise its memory limit"), in the change's order; absent for a change of one operation.
    */
   parts?: number[]
+  /** True when its stop-if is scoped to an operation the change says no word of: it cannot fire here. */
+  outOfScope?: true
   /** True when every word it shares is a verb of changing ("add", "scale"): the operation, not its object. */
   verbsOnly?: true
 }
@@ -256,6 +258,7 @@ export function matchChange(
       words: inLine.map((s) => asked.get(s) ?? s),
       elsewhere: only.map((s) => asked.get(s) ?? s),
       ...(operations.length ? { parts: operations.map((op) => scoreIn((s) => op.has(s))) } : {}),
+      ...(outOfScope ? { outOfScope: true as const } : {}),
       ...(inLine.length && inLine.every((s) => OPERATION_ONLY.has(s)) && !only.length
         ? { verbsOnly: true as const }
         : {}),

@@ -288,7 +288,8 @@ export function selectTraps(
   for (const id of oneLineBecause.keys())
     if (matches?.has(id)) matches.set(id, { score: 0, words: [], elsewhere: [] })
   // When a technology is named at two versions (asked, or in the change: "from 2.53 to 3.1"), a
-  // trap that holds for a newer one and not the oldest is what the move walks into: it scores just
+  // trap that holds for a newer one and not the oldest is what the move walks into, unless its
+  // stop-if is scoped to an operation the change does not say (creating a database): it scores just
   // above the best told in the change's words, so it leads (a chart tool's traps told by "upgrade"
   // and "chart" do not push Traefik 3's own breaking changes out of the places in full).
   const best = Math.max(0, ...[...(matches?.values() ?? [])].map((m) => m.score))
@@ -305,7 +306,7 @@ export function selectTraps(
     for (const t of f.traps) {
       const m = matches?.get(t.id)
       const arriving = known.some((v) => rangeAdmits(t.versions, v)) && !rangeAdmits(t.versions, oldest)
-      if (m && t.versions && arriving && !oneLineBecause.has(t.id))
+      if (m && t.versions && arriving && !m.outOfScope && !oneLineBecause.has(t.id))
         matches?.set(t.id, lead(m, 'the version it moves to'))
     }
   }
@@ -315,7 +316,7 @@ export function selectTraps(
     for (const t of f.traps) {
       const m = matches?.get(t.id)
       const by = t.upgrade_of?.find((u) => u !== f.technology && upgraded.has(u))
-      if (m && by && m.score > 0 && !oneLineBecause.has(t.id))
+      if (m && by && m.score > 0 && !m.outOfScope && !oneLineBecause.has(t.id))
         matches?.set(t.id, lead(m, `the upgrade of ${by}`))
     }
   const forAction = (t: Trap) => !actions.length || t.actions.some((a) => actions.includes(a))

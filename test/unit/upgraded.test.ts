@@ -328,5 +328,33 @@ describe('which technology a change upgrades', () => {
     expect(both.traps.find((t) => t.id === 'metricstore-3-renames-labels')?.matched?.words).toContain(
       'the version it moves to',
     )
+    // A trap of the new version whose stop-if is scoped to an operation the change does not say
+    // (creating a store on 3) does not lead an upgrade.
+    const scoped: TrapsBundle = {
+      technologies: versioned.technologies.map((f) => ({
+        ...f,
+        traps: [
+          ...f.traps,
+          trap('metricstore-3-new-store-denies-writes', 'A new store on 3 denies writes to other roles.', {
+            premise: undefined,
+            versions: '>= 3',
+            stop_if: 'Only when the change creates a store: the writer role lacks the grant',
+          }),
+        ],
+      })),
+    }
+    const upgraded = selectTraps(
+      scoped,
+      [{ name: 'metricstore', id: 'metricstore', version: '2.53' }],
+      'm',
+      ['dependency-upgrade'],
+      change,
+    ).traps
+    expect(
+      upgraded.find((t) => t.id === 'metricstore-3-new-store-denies-writes')?.matched?.words,
+    ).not.toContain('the version it moves to')
+    expect(upgraded.find((t) => t.id === 'metricstore-3-renames-labels')?.matched?.words).toContain(
+      'the version it moves to',
+    )
   })
 })
