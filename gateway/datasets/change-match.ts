@@ -15,7 +15,7 @@ import { CHANGE_MAX } from '../../schema/routes.js'
 
 /** Words that say nothing about which mechanism a change meets. */
 const STOP = new Set(
-  'the and for from into onto with without our their its this that these those then than when what which who all any are was were will would can could should must not but about over under via per each every both only also just old use uses used using make need want set get put let one two three four five six seven eight nine ten eleven twelve twenty hundred thousand give gives given giving before after during while until since within between across against upon through because whether once again still already very such same there here where they them your have has had does did done been being'.split(
+  'the and for from into onto with without our their its this that these those then than when what which who all any are was were will would can could should must not but about over under via per each every both only also just old use uses used using make need want set get put let one two three four five six seven eight nine ten eleven twelve twenty hundred thousand give gives given giving fix fixes fixed fixing before after during while until since within between across against upon through because whether once again still already very such same there here where they them your have has had does did done been being'.split(
     ' ',
   ),
 )
@@ -135,6 +135,12 @@ const VERB_STEMS = new Set(CHANGE_VERBS.map(stem))
 const OPERATION_ONLY = new Set(
   [...VERB_STEMS].filter((s) => !['upgrade', 'update', 'move', 'deploy', 'roll'].map(stem).includes(s)),
 )
+
+/**
+ * A release's own verbs: "rolling deploy" meets a trap of rolling deploys, but "deploy" alone, said
+ * by every release, tells no more of the trap than "add" does.
+ */
+const RELEASE_ONLY = new Set(['deploy', 'roll'].map(stem))
 
 /**
  * The distinct stems of a text, with the first word as written for each (to echo back). A setting
@@ -259,7 +265,10 @@ export function matchChange(
       elsewhere: only.map((s) => asked.get(s) ?? s),
       ...(operations.length ? { parts: operations.map((op) => scoreIn((s) => op.has(s))) } : {}),
       ...(outOfScope ? { outOfScope: true as const } : {}),
-      ...(inLine.length && inLine.every((s) => OPERATION_ONLY.has(s)) && !only.length
+      ...(inLine.length &&
+      (inLine.every((s) => OPERATION_ONLY.has(s)) ||
+        (inLine.length === 1 && RELEASE_ONLY.has(inLine[0] ?? ''))) &&
+      !only.length
         ? { verbsOnly: true as const }
         : {}),
     })

@@ -386,7 +386,7 @@ describe('change in selection and ranking', () => {
     expect(stem('version')).not.toBe(stem('verse'))
   })
 
-  it('behavior: a deploy is its own object: a trap met by "rolling deploy" alone is not another operation\'s', () => {
+  it('behavior: a deploy is its own object: a trap met by "rolling deploy" alone is not another operation\'s, one met by "deploy" alone is', () => {
     const traps = [
       lineOnly(
         'svc-port-blocks-rolling-deploy',
@@ -398,6 +398,10 @@ describe('change in selection and ranking', () => {
     const m = matchChange('rolling deploy of the worker', traps)
     expect(m.get('svc-port-blocks-rolling-deploy')?.verbsOnly).toBeUndefined()
     expect(matchChange('turn it off for the worker', traps).get('svc-turn-on-strict')?.verbsOnly).toBe(true)
+    // "deploy" alone, said by every release (and "fix", said by most), tells no more than "add".
+    const release = matchChange('deploy the one-line footer fix', traps)
+    expect(release.get('svc-port-blocks-rolling-deploy')?.words).toEqual(['deploy'])
+    expect(release.get('svc-port-blocks-rolling-deploy')?.verbsOnly).toBe(true)
   })
 
   it(`behavior: a trap whose stop-if is scoped to an operation the change says no word of scores ${OUT_OF_SCOPE_WEIGHT} as much`, () => {
