@@ -127,10 +127,24 @@ export function selectTraps(
   const movedTo: ResolvedTechnology[] = [...moves].flatMap(([id, versions]) =>
     versions.map((version) => ({ name: `${id}@${version} in your change`, id, version })),
   )
+  // A version given to a managed service (aws-rds@14.12) is its engine's, when the change says an
+  // upgrade and one engine the service runs is named beside it (postgresql@16.4): the two name one
+  // move, from 14.12 to 16.4. Outside an upgrade a service's own numbering (Aurora MySQL 3.05
+  // beside MySQL 8.0) says no move.
+  const upgradeSaid = change !== undefined && premisesNamedBy(change)('version-upgrade')
+  const engineVersions: ResolvedTechnology[] = resolved.flatMap((r) => {
+    const runs = files.find((f) => f.technology === r.id)?.manages ?? []
+    const engines = runs.filter((e) => covered.includes(e))
+    const [engine] = engines
+    return upgradeSaid && r.version && engines.length === 1 && engine
+      ? [{ name: `${engine}@${r.version} via ${r.id}`, id: engine, version: r.version }]
+      : []
+  })
   const asking: ResolvedTechnology[] = [
     ...resolved,
     ...included.filter((i) => !named.includes(i.id)),
     ...movedTo,
+    ...engineVersions,
   ]
   const admitted = (id: string, t: Trap) =>
     asking.some((r) => r.id === id && rangeAdmits(t.versions, r.version))
@@ -147,7 +161,11 @@ export function selectTraps(
   // (moving the runtime to 3.12, for a release that keeps it), or needing the server itself when a
   // managed service named runs that server for you (Sentinel's probes on ElastiCache).
   const managedBy = managers(bundle, covered, change)
-  const upgraded = new Set(moves.keys())
+  // A managed service whose engine the change upgrades is upgraded with it (an RDS engine upgrade).
+  const upgraded = new Set([
+    ...moves.keys(),
+    ...files.filter((f) => f.manages?.some((e) => moves.has(e))).map((f) => f.technology),
+  ])
   // Something the change moves by version that no name asked is ("WeasyPrint 60.2 to 61.2").
   const upgradesOther = upgradesUnnamed(change, files, resolved)
   // A technology named at two versions (asked, or "cut over from 13 to 16") is being upgraded,

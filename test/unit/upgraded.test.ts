@@ -357,4 +357,49 @@ describe('which technology a change upgrades', () => {
       'the version it moves to',
     )
   })
+
+  it('behavior: a managed service named at one version and its engine at another name one upgrade of both, when the change says an upgrade', () => {
+    const managed: TrapsBundle = {
+      technologies: [
+        {
+          ...file('dbservice', 'DB Service', [
+            trap(
+              'dbservice-upgrade-drops-parameter-group',
+              'Upgrading the engine drops the custom parameter group.',
+            ),
+          ]),
+          manages: ['dbengine'],
+        },
+        file('dbengine', 'DB Engine', [
+          trap('dbengine-16-refuses-old-roles', 'Role admins lose rights on 16.', {
+            premise: undefined,
+            versions: '>= 16',
+          }),
+        ]),
+      ],
+    }
+    const ask = (change: string) =>
+      selectTraps(
+        managed,
+        [
+          { name: 'dbservice', id: 'dbservice', version: '14.12' },
+          { name: 'dbengine', id: 'dbengine', version: '16.4' },
+        ],
+        'd',
+        ['dependency-upgrade'],
+        change,
+      ).traps
+    const upgrade = ask('major version upgrade of the reporting database')
+    expect(upgrade.find((t) => t.id === 'dbengine-16-refuses-old-roles')?.matched?.words).toContain(
+      'the version it moves to',
+    )
+    expect(
+      upgrade.find((t) => t.id === 'dbservice-upgrade-drops-parameter-group')?.one_line_because,
+    ).toBeUndefined()
+    // Outside an upgrade, the service's own version says no move of its engine.
+    const widen = ask('widen a column of the reporting database')
+    expect(widen.find((t) => t.id === 'dbengine-16-refuses-old-roles')?.matched?.words ?? []).not.toContain(
+      'the version it moves to',
+    )
+  })
 })
