@@ -23,6 +23,12 @@ export const PREMISES = {
   'platform-upgrade': 'cluster control plane k8s kubernetes kubelet cni calico cilium eks gke aks openshift',
   /** The certificate is issued over ACME (Let's Encrypt and its rate limits), not bought or imported. */
   'acme-issuance': 'acme letsencrypt encrypt certbot lego issuer clusterissuer',
+  /**
+   * The change ends an old credential (revokes, disables or deletes it, rotates it away) or answers
+   * one exposed. A certificate renewed before it expires ends nothing: the old one lapses.
+   */
+  revocation:
+    'revoke revoked revoking revocation switch switching replace replaced replacing move moving migrate migrating instead deactivate deactivated deactivating disable disabled disabling delete deleted deleting remove removed removing retire retired retiring rotate rotated rotating rotation leak leaked exposed compromised offboard offboarding',
   /** The change deletes data or resources (not only moves, compacts or tiers them). */
   deletion:
     'delete deleting deletion drop purge truncate remove removal wipe destroy cleanup clean prune retire decommission',
