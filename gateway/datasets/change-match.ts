@@ -127,20 +127,19 @@ export function stem(word: string): string {
 /** The stems of CHANGE_VERBS, built once. */
 const VERB_STEMS = new Set(CHANGE_VERBS.map(stem))
 /**
+ * A release's own verbs: "rolling deploy" meets a trap of rolling deploys, but "deploy" alone, said
+ * by every release, tells no more of the trap than "add" does.
+ */
+const RELEASE_ONLY = new Set(['deploy', 'roll'].map(stem))
+/**
  * Verbs that name an operation but not what it acts on: a trap met only by one of them is another
  * operation's. Upgrading is left out: a version change is its own object, and its traps share
  * only the verb with a change that names the versions; so is deploying, whose object is always the
  * release ("a rolling deploy" meets an ECS deployment trap by those words alone).
  */
 const OPERATION_ONLY = new Set(
-  [...VERB_STEMS].filter((s) => !['upgrade', 'update', 'move', 'deploy', 'roll'].map(stem).includes(s)),
+  [...VERB_STEMS].filter((s) => !RELEASE_ONLY.has(s) && !['upgrade', 'update', 'move'].map(stem).includes(s)),
 )
-
-/**
- * A release's own verbs: "rolling deploy" meets a trap of rolling deploys, but "deploy" alone, said
- * by every release, tells no more of the trap than "add" does.
- */
-const RELEASE_ONLY = new Set(['deploy', 'roll'].map(stem))
 
 /**
  * The distinct stems of a text, with the first word as written for each (to echo back). A setting

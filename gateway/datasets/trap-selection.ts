@@ -131,7 +131,9 @@ export function selectTraps(
   // upgrade and one engine the service runs is named beside it (postgresql@16.4): the two name one
   // move, from 14.12 to 16.4. Outside an upgrade a service's own numbering (Aurora MySQL 3.05
   // beside MySQL 8.0) says no move.
-  const upgradeSaid = change !== undefined && premisesNamedBy(change)('version-upgrade')
+  // The premises the change's words name, read once; with no change sent, it names none of them here.
+  const saysPremise = premisesNamedBy(change)
+  const upgradeSaid = change !== undefined && saysPremise('version-upgrade')
   const engineVersions: ResolvedTechnology[] = resolved.flatMap((r) => {
     const runs = files.find((f) => f.technology === r.id)?.manages ?? []
     const engines = runs.filter((e) => covered.includes(e))
@@ -177,7 +179,6 @@ export function selectTraps(
     ]),
   )
   const atTwoVersions = [...versionsOf.values()].some((v) => v.length >= 2)
-  const saysPremise = premisesNamedBy(change)
   // A tool's own name says some premises (certbot: ACME issuance), as the agent asked for it.
   const toolSays = premisesNamedBy(resolved.map((r) => r.name.replace(/-/g, ' ')).join(' '))
   // With a dependency upgrade asked, a change that gives a thing a version ("boto3 1.36") or bumps
@@ -221,8 +222,7 @@ export function selectTraps(
   const context = contextNames(bundle, resolved, covered, acted)
   // A name not on file is said so; when the change acts on it and moves its version, the answer
   // cannot name its traps, so it says where the agent finds them (what its own release notes change).
-  const upgradesSaid =
-    change !== undefined && saysPremise('version-upgrade') ? saidIn(change, bundle, claimed) : undefined
+  const upgradesSaid = upgradeSaid && change !== undefined ? saidIn(change, bundle, claimed) : undefined
   for (const name of uncovered) {
     const actedUpon = upgradesSaid?.({ name }) ?? false
     notes.push(
@@ -254,8 +254,7 @@ export function selectTraps(
   }
   // A move that stays within one major version ("16.3 to 16.6", or told as a minor or patch upgrade)
   // does not cross what a trap written for a major upgrade crosses.
-  const saysMinor =
-    change !== undefined && saysPremise('version-upgrade') && /\b(?:minor|patch)\b/.test(change)
+  const saysMinor = upgradeSaid && /\b(?:minor|patch)\b/.test(change ?? '')
   // The one major each technology's move stays within, once per technology.
   const withinMajor = new Map(
     [...versionsOf].flatMap(([id, known]) => {
